@@ -1,0 +1,173 @@
+"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+import structlog
+import uvloop
+from aiohttp import web
+
+from app.core import database, logging, migrations
+from app.core.config import ConfigError, Settings
+from app.core.loader import LoadError, load_document, read_document
+from app.core.sql import SqlFileMissing
+
+log = structlog.get_logger("app")
+
+SHUTDOWN_TIMEOUT = 30
+
+
+class CommandError(Exception):
+    """A failure the operator can fix: printed as one line, exit status 1."""
+
+
+def _database_url(settings: Settings) -> str:
+    url = database.resolve_url(settings)
+    source = "DATABASE_URL" if settings.database_url else "embedded PostgreSQL"
+    log.info("database", source=source, database=database.describe(url))
+    return url
+
+
+def _migrate(url: str) -> None:
+    applied = migrations.apply(url)
+    log.info("migrations applied", count=applied)
+
+
+def serve(settings: Settings, _: argparse.Namespace) -> None:
+    from app.web import create_app
+    from jobs import scheduler
+
+    url = _database_url(settings)
+    if settings.migrate_on_start:
+        _migrate(url)
+    if not settings.session_secret_ok:
+        log.error("SESSION_SECRET must be set")
+    app = create_app(settings, url)
+    scheduler.setup(app)
+    loop = uvloop.new_event_loop()
+    # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
+    web.run_app(
+        app,
+        host=settings.host,
+        port=settings.port,
+        access_log=None,
+        shutdown_timeout=SHUTDOWN_TIMEOUT,
+        loop=loop,
+        print=lambda *_: log.info("serving", host=settings.host, port=settings.port),
+    )
+
+
+def migrate(settings: Settings, _: argparse.Namespace) -> None:
+    _migrate(_database_url(settings))
+
+
+def _families():
+    # Imported when a command runs, so that a missing SQL file is reported as one line.
+    from app.families import FAMILIES
+
+    return FAMILIES
+
+
+def _sections():
+    return [section for family in _families() for section in family.sections]
+
+
+def _after_load():
+    return [hook for family in _families() for hook in family.after_load]
+
+
+async def _load_files(url: str, paths: list[Path]) -> None:
+    async with database.connect(url) as conn:
+        for path in paths:
+            document = read_document(path)
+            counts = await load_document(
+                conn, document, _sections(), _after_load(), source=str(path)
+            )
+            summary = ", ".join(f"{name} {count}" for name, count in counts.items()) or "nothing"
+            print(f"{path}: loaded {summary}")
+
+
+def load_data(settings: Settings, args: argparse.Namespace) -> None:
+    url = _database_url(settings)
+    asyncio.run(_load_files(url, [Path(p) for p in args.files]))
+
+
+async def _demo(url: str, riders: int) -> None:
+    rng = random.Random(20261122)
+    document: dict = {}
+    for family in _families():
+        if family.demo is not None:
+            document.update(family.demo(rng, riders))
+    async with database.connect(url) as conn:
+        for family in _families():
+            for table in family.demo_tables:
+                if await conn.fetchval(f"SELECT EXISTS (SELECT FROM {table})"):
+                    raise CommandError(
+                        f"demo-data fills an empty database only, and {table} has rows"
+                    )
+        counts = await load_document(conn, document, _sections(), _after_load(), source="demo")
+    print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+
+
+def demo_data(settings: Settings, args: argparse.Namespace) -> None:
+    url = _database_url(settings)
+    asyncio.run(_demo(url, args.riders))
+
+
+async def _run_job(settings: Settings, url: str, name: str) -> None:
+    from jobs import JOBS, JobContext, JobFailed
+    from jobs.scheduler import JobLocked, run_locked
+
+    pool = await database.create_pool(url, min_size=1, max_size=4)
+    try:
+        await run_locked(JOBS[name], JobContext(settings=settings, pool=pool))
+    except (JobLocked, JobFailed) as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        await pool.close()
+
+
+def run_job(settings: Settings, args: argparse.Namespace) -> None:
+    asyncio.run(_run_job(settings, _database_url(settings), args.job))
+
+
+def parser() -> argparse.ArgumentParser:
+    from jobs import JOBS
+
+    root = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    commands = root.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="apply migrations, then serve HTTP").set_defaults(run=serve)
+    commands.add_parser("migrate", help="apply pending migrations").set_defaults(run=migrate)
+    load = commands.add_parser("load-data", help="load JSON data documents")
+    load.add_argument("files", nargs="+", metavar="FILE")
+    load.set_defaults(run=load_data)
+    demo = commands.add_parser("demo-data", help="fill an empty database with demo data")
+    demo.add_argument("--riders", type=int, default=3000, help="riders to create (default 3000)")
+    demo.set_defaults(run=demo_data)
+    job = commands.add_parser("run-job", help="run a scheduled job now, once")
+    job.add_argument("job", choices=sorted(JOBS))
+    job.set_defaults(run=run_job)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        logging.setup(settings.log_format)
+        args.run(settings, args)
+    except (
+        ConfigError,
+        CommandError,
+        LoadError,
+        SqlFileMissing,
+        database.DatabaseUnavailable,
+    ) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,101 @@
+"""Settings read once from the environment (DESIGN §1)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class ConfigError(Exception):
+    """A setting the operator must fix; the message names the variable."""
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if raw in ("1", "0"):
+        return raw == "1"
+    raise ConfigError(f"{name} must be 1 or 0, got {raw!r}")
+
+
+def _port(env: Mapping[str, str]) -> int:
+    raw = env.get("PORT", "").strip() or "8080"
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(f"PORT must be a number from 1 to 65535, got {raw!r}")
+    return int(raw)
+
+
+def _optional(env: Mapping[str, str], name: str) -> str | None:
+    """An unset or blank variable means "not configured"."""
+    value = env.get(name, "").strip()
+    return value or None
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None
+    data_dir: Path
+    host: str
+    port: int
+    integration_api_key: str | None
+    checks_api_key: str | None
+    shop_import_api_key: str | None
+    shop_orders_api_key: str | None
+    feature_user_product_kit: bool
+    feature_tier_discount: bool
+    session_secret: str | None
+    public_base_url: str
+    messaging_api_url: str | None
+    messaging_token: str | None
+    messaging_phone_number_id: str | None
+    backup_dir: Path
+    log_format: str
+    migrate_on_start: bool
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        data_dir = Path(env.get("DATA_DIR", "").strip() or "./var").resolve()
+        port = _port(env)
+        log_format = env.get("LOG_FORMAT", "").strip() or "json"
+        if log_format not in ("json", "console"):
+            raise ConfigError(f"LOG_FORMAT must be json or console, got {log_format!r}")
+        database_url = _optional(env, "DATABASE_URL")
+        if database_url and not database_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("DATABASE_URL must start with postgresql://")
+        backup_dir = _optional(env, "BACKUP_DIR")
+        return cls(
+            database_url=database_url,
+            data_dir=data_dir,
+            host=env.get("HOST", "").strip() or "0.0.0.0",
+            port=port,
+            integration_api_key=_optional(env, "INTEGRATION_API_KEY"),
+            checks_api_key=_optional(env, "CHECKS_API_KEY"),
+            shop_import_api_key=_optional(env, "SHOP_IMPORT_API_KEY"),
+            shop_orders_api_key=_optional(env, "SHOP_ORDERS_API_KEY"),
+            feature_user_product_kit=_flag(env, "FEATURE_USER_PRODUCT_KIT", True),
+            feature_tier_discount=_flag(env, "FEATURE_TIER_DISCOUNT", False),
+            session_secret=_optional(env, "SESSION_SECRET"),
+            public_base_url=(
+                _optional(env, "PUBLIC_BASE_URL") or f"http://localhost:{port}"
+            ).rstrip("/"),
+            messaging_api_url=_optional(env, "MESSAGING_API_URL"),
+            messaging_token=_optional(env, "MESSAGING_TOKEN"),
+            messaging_phone_number_id=_optional(env, "MESSAGING_PHONE_NUMBER_ID"),
+            backup_dir=Path(backup_dir).resolve() if backup_dir else data_dir / "backups",
+            log_format=log_format,
+            migrate_on_start=_flag(env, "MIGRATE_ON_START", True),
+        )
+
+    @property
+    def session_secret_ok(self) -> bool:
+        return self.session_secret is not None and len(self.session_secret) >= 16
+
+    @property
+    def messaging_connected(self) -> bool:
+        return bool(
+            self.messaging_api_url and self.messaging_token and self.messaging_phone_number_id
+        )

@@ -1,0 +1,116 @@
+"""`load-data`: a JSON document of sections, loaded as one transaction (DESIGN §6).
+
+Each family contributes `Section`s. Every section is validated before anything is written;
+the first invalid record rejects the whole file with a message naming section, index and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import orjson
+from marshmallow import Schema, ValidationError
+
+
+class LoadError(Exception):
+    """A record the operator must fix; the message names file, section, index and field."""
+
+
+class RecordError(Exception):
+    """Raised by a section's validator or loader: which record and field is wrong."""
+
+    def __init__(self, index: int, field: str, message: str):
+        super().__init__(message)
+        self.index, self.field, self.message = index, field, message
+
+
+Validator = Callable[[list[Any]], list[Any]]
+Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    validate: Validator
+    write: Writer
+
+
+def _first_error(messages: Any, path: str = "") -> tuple[str, str]:
+    """The first (path, message) of marshmallow's nested error dict, in field order."""
+    if isinstance(messages, list):
+        first = messages[0]
+        return (path, first) if isinstance(first, str) else _first_error(first, path)
+    key = sorted(messages, key=lambda k: (not isinstance(k, int), k if isinstance(k, int) else 0))[0]
+    step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+    return _first_error(messages[key], path + step)
+
+
+def schema_validator(schema: type[Schema]) -> Validator:
+    """A validator that loads every record with a marshmallow schema."""
+    loader = schema(many=True)
+
+    def validate(records: list[Any]) -> list[Any]:
+        try:
+            return loader.load(records)
+        except ValidationError as exc:
+            index = min(k for k in exc.messages if isinstance(k, int))
+            field, message = _first_error(exc.messages[index])
+            raise RecordError(index, field or "(record)", message) from None
+
+    return validate
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"{path}: cannot read file: {exc.strerror}") from None
+    try:
+        document = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise LoadError(f"{path}: invalid JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise LoadError(f"{path}: the document must be a JSON object of sections")
+    return document
+
+
+async def load_document(
+    conn: asyncpg.Connection,
+    document: Mapping[str, Any],
+    sections: Sequence[Section],
+    after: Sequence[Callable[[asyncpg.Connection], Awaitable[None]]] = (),
+    source: str = "document",
+) -> dict[str, int]:
+    """Validate every section, then write them in order in one transaction; returns counts."""
+    known = {section.name for section in sections}
+    unknown = sorted(set(document) - known)
+    if unknown:
+        raise LoadError(f"{source}: unknown section {unknown[0]!r}")
+    validated: list[tuple[Section, list[Any]]] = []
+    for section in sections:
+        if section.name not in document:
+            continue
+        records = document[section.name]
+        if not isinstance(records, list):
+            raise LoadError(f"{source}: section {section.name} must be an array")
+        try:
+            validated.append((section, section.validate(records)))
+        except RecordError as exc:
+            raise LoadError(_where(source, section.name, exc)) from None
+    async with conn.transaction():
+        for section, records in validated:
+            try:
+                await section.write(conn, records)
+            except RecordError as exc:
+                raise LoadError(_where(source, section.name, exc)) from None
+        for hook in after:
+            await hook(conn)
+    return {section.name: len(records) for section, records in validated}
+
+
+def _where(source: str, section: str, exc: RecordError) -> str:
+    return f"{source}: {section}[{exc.index}].{exc.field}: {exc.message}"

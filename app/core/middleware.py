@@ -1,0 +1,83 @@
+"""The request middleware: request id, one access-log line, JSON errors.
+
+The access line holds method, path (never the query string, which may carry emails or
+phone numbers), status, duration_ms and the request id. Bodies are never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import uuid
+
+import asyncpg
+import structlog
+from aiohttp import web
+
+from app.core.errors import ApiError, error_response, from_http_exception
+from app.core.http import BodyTooLarge, InvalidJson
+
+log = structlog.get_logger("app.http")
+
+REQUEST_ID_HEADER = "X-Request-Id"
+_SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+CONFLICT = ApiError(
+    409,
+    "Another request changed the same records at the same time; retry.",
+    "conflict",
+)
+
+
+def _request_id(request: web.Request) -> str:
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    return given if _SAFE_REQUEST_ID.match(given) else uuid.uuid4().hex
+
+
+async def _respond(request: web.Request, handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except ApiError as exc:
+        return error_response(request.path, exc)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return error_response(request.path, from_http_exception(exc))
+    except BodyTooLarge:
+        return error_response(request.path, ApiError(413, "Request body too large"))
+    except InvalidJson:
+        return error_response(request.path, ApiError(400, "The request body is not valid JSON."))
+    except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+        log.warning("concurrent update conflict")
+        return error_response(request.path, CONFLICT)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("unhandled error", method=request.method, path=request.path)
+        return error_response(request.path, ApiError(500, "Internal server error"))
+
+
+@web.middleware
+async def request_context(request: web.Request, handler) -> web.StreamResponse:
+    request_id = _request_id(request)
+    started = time.perf_counter()
+    status = 499  # the client went away before an answer was made
+    with structlog.contextvars.bound_contextvars(request_id=request_id):
+        try:
+            response = await _respond(request, handler)
+            status = response.status
+            if not response.prepared:
+                response.headers[REQUEST_ID_HEADER] = request_id
+            return response
+        except web.HTTPException as exc:
+            status = exc.status
+            raise
+        finally:
+            log.info(
+                "request",
+                method=request.method,
+                path=request.path,
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            )

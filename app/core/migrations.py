@@ -1,0 +1,61 @@
+"""Schema migrations: yoyo `.sql` files in `migrations/`, applied under yoyo's lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from yoyo import get_backend, read_migrations
+from yoyo.exceptions import LockTimeout
+
+from app.core.database import CONNECT_TIMEOUT, DatabaseUnavailable, describe
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+LOCK_TIMEOUT = 120
+
+
+def yoyo_url(url: str) -> str:
+    """The same database as a yoyo URL for its psycopg 3 backend, with a connect timeout."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    query.setdefault("connect_timeout", str(CONNECT_TIMEOUT))
+    return urlunsplit(("postgresql+psycopg", parts.netloc, parts.path, urlencode(query), ""))
+
+
+def _backend(url: str):
+    try:
+        return get_backend(yoyo_url(url))
+    except psycopg.OperationalError as exc:
+        reason = (str(exc).strip().splitlines() or ["no answer"])[0]
+        raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {reason}") from exc
+
+
+def apply(url: str) -> int:
+    """Apply pending migrations; returns how many were applied.
+
+    Pending migrations are read inside the lock, so a second process that waited for the
+    first one finds nothing left to do.
+    """
+    backend = _backend(url)
+    migrations = read_migrations(str(MIGRATIONS_DIR))
+    try:
+        with backend.lock(timeout=LOCK_TIMEOUT):
+            pending = backend.to_apply(migrations)
+            backend.apply_migrations(pending)
+    except LockTimeout as exc:
+        raise DatabaseUnavailable(f"migrations are locked at {describe(url)}: {exc}") from exc
+    finally:
+        backend.connection.close()
+    return len(pending)
+
+
+def rollback_all(url: str) -> None:
+    """Undo every applied migration (used by the up/down/up test)."""
+    backend = _backend(url)
+    migrations = read_migrations(str(MIGRATIONS_DIR))
+    try:
+        with backend.lock(timeout=LOCK_TIMEOUT):
+            backend.rollback_migrations(backend.to_rollback(migrations))
+    finally:
+        backend.connection.close()

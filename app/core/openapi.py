@@ -1,0 +1,173 @@
+"""OpenAPI 3.1 document generated from the route table and the marshmallow schemas.
+
+Handlers describe themselves with `@operation(...)`; `build_spec(app)` walks the routes, so a
+route without a description is simply not documented (and a test catches that).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from aiohttp import web
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema, fields
+
+from app.core.http import json_response
+
+OPENAPI_ATTR = "__openapi__"
+
+SECURITY_SCHEMES = {
+    "IntegrationKey": {"type": "apiKey", "in": "header", "name": "x-api-key",
+                       "description": "INTEGRATION_API_KEY (Family C). Wins over Bearer."},
+    "IntegrationBearer": {"type": "http", "scheme": "bearer",
+                          "description": "INTEGRATION_API_KEY as a Bearer token (Family C)."},
+    "ChecksKey": {"type": "apiKey", "in": "header", "name": "x-api-key",
+                  "description": "CHECKS_API_KEY (Family A). Wins over Bearer."},
+    "ChecksBearer": {"type": "http", "scheme": "bearer",
+                     "description": "CHECKS_API_KEY as a Bearer token (Family A)."},
+    "ShopImportKey": {"type": "apiKey", "in": "header", "name": "api-key",
+                      "description": "SHOP_IMPORT_API_KEY: users, import, kits, products."},
+    "ShopOrdersKey": {"type": "apiKey", "in": "header", "name": "api-key",
+                      "description": "SHOP_ORDERS_API_KEY: exchange orders and review."},
+}
+
+SECURITY = {
+    "integration": [{"IntegrationKey": []}, {"IntegrationBearer": []}],
+    "checks": [{"ChecksKey": []}, {"ChecksBearer": []}],
+    "shop_import": [{"ShopImportKey": []}],
+    "shop_orders": [{"ShopOrdersKey": []}],
+}
+
+
+class ErrorSchema(Schema):
+    """Error body of Families A and C."""
+
+    error = fields.String(required=True, metadata={"example": "Invalid API key"})
+    code = fields.String(required=True, metadata={"example": "unauthorized"})
+
+
+class ShopErrorSchema(Schema):
+    """Error body of Family B; `errors` only on 422."""
+
+    success = fields.Boolean(required=True, metadata={"example": False})
+    message = fields.String(required=True)
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+
+
+def operation(
+    *,
+    summary: str,
+    tag: str,
+    security: str,
+    responses: dict[int, tuple[str, Any]],
+    description: str = "",
+    request: Any = None,
+    query: type[Schema] | None = None,
+    request_example: Any = None,
+):
+    """Describe a handler for the OpenAPI document.
+
+    `responses` maps a status to (description, schema or None); `query` is a schema whose
+    fields are the query parameters.
+    """
+
+    def decorate(handler):
+        doc: dict[str, Any] = {
+            "summary": summary,
+            "tags": [tag],
+            "security": SECURITY[security],
+            "responses": {
+                str(status): _response(text, schema) for status, (text, schema) in responses.items()
+            },
+        }
+        if description:
+            doc["description"] = description
+        if query is not None:
+            doc["parameters"] = [{"in": "query", "schema": query}]
+        if request is not None:
+            media: dict[str, Any] = {"schema": request}
+            if request_example is not None:
+                media["example"] = request_example
+            doc["requestBody"] = {"required": True, "content": {"application/json": media}}
+        setattr(handler, OPENAPI_ATTR, doc)
+        return handler
+
+    return decorate
+
+
+def _response(text: str, schema: Any) -> dict[str, Any]:
+    if schema is None:
+        return {"description": text}
+    return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+
+def _path_parameters(path: str) -> list[dict[str, Any]]:
+    names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
+    return [{"in": "path", "name": n, "required": True, "schema": {"type": "string"}} for n in names]
+
+
+def build_spec(app: web.Application) -> dict[str, Any]:
+    spec = APISpec(
+        title="Rider Operations Service",
+        version="1.0.0",
+        openapi_version="3.1.0",
+        plugins=[MarshmallowPlugin()],
+        info={"description": app.get(DESCRIPTION_KEY, "")},
+    )
+    for name, scheme in SECURITY_SCHEMES.items():
+        spec.components.security_scheme(name, scheme)
+    operations: dict[str, dict[str, Any]] = {}
+    for route in app.router.routes():
+        doc = getattr(route.handler, OPENAPI_ATTR, None)
+        if doc is None or route.resource is None:
+            continue
+        path = route.resource.canonical
+        entry = dict(doc)
+        if params := _path_parameters(path):
+            entry["parameters"] = params + entry.get("parameters", [])
+        operations.setdefault(path, {})[route.method.lower()] = entry
+    for path, ops in operations.items():
+        spec.path(path=path, operations=ops)
+    return spec.to_dict()
+
+
+DESCRIPTION_KEY = web.AppKey("openapi_description", str)
+SPEC_KEY = web.AppKey("openapi_spec", dict)
+
+
+async def openapi_json(request: web.Request) -> web.Response:
+    document = request.app[SPEC_KEY]  # built on first use: every route is known by then
+    if not document:
+        document.update(build_spec(request.app))
+    return json_response(document)
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Rider Operations Service API</title>
+<link rel="stylesheet" href="/api/docs/static/swagger-ui.css"></head>
+<body><div id="docs"></div>
+<script src="/api/docs/static/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/api/openapi.json", dom_id: "#docs"});</script>
+</body></html>
+"""
+
+
+async def docs_page(_: web.Request) -> web.Response:
+    return web.Response(text=DOCS_PAGE, content_type="text/html", charset="utf-8")
+
+
+def _swagger_static_dir() -> str:
+    import swagger_ui
+
+    return os.path.join(os.path.dirname(swagger_ui.__file__), "static")
+
+
+def setup(app: web.Application, description: str) -> None:
+    """Serve the document and a docs page that needs no internet access."""
+    app[DESCRIPTION_KEY] = description
+    app[SPEC_KEY] = {}
+    app.router.add_get("/api/openapi.json", openapi_json)
+    app.router.add_get("/api/docs", docs_page)
+    app.router.add_static("/api/docs/static", _swagger_static_dir())

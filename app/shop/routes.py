@@ -1,0 +1,5 @@
+"""HTTP handlers of the shop family."""
+
+from aiohttp import web
+
+routes = web.RouteTableDef()

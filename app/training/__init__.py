@@ -1,0 +1,6 @@
+"""Family C: the training platform integration API."""
+
+from app.core.family import Family
+from app.training.routes import routes
+
+FAMILY = Family(name="training", routes=routes)

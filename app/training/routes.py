@@ -1,0 +1,5 @@
+"""HTTP handlers of the training family."""
+
+from aiohttp import web
+
+routes = web.RouteTableDef()

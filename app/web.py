@@ -1,0 +1,46 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from app.core import database, openapi
+from app.core.config import Settings
+from app.core.http import CLIENT_MAX_SIZE
+from app.core.keys import POOL, SETTINGS
+from app.core.middleware import request_context
+from app.families import FAMILIES
+
+API_DESCRIPTION = """\
+One service, three API families on one port:
+
+* **Family A** (`/api/v2`): ambassador checks and the questionnaire catalogue.
+* **Family B** (`/api/...`, `/api/v1/exchanges/...`): the equipment shop.
+* **Family C** (`/api/v1/...`): the training platform integration API.
+
+Bodies are JSON (`application/json; charset=utf-8`). Every response carries an `X-Request-Id`
+header (the request's own when it sends a safe one); quote it when reporting a problem.
+Request bodies are limited to 1 MiB, except `POST /api/v1/riders`, `POST /api/v1/assignments`
+and `POST /api/import/users`, which take up to 32 MiB; a larger body answers 413.
+An unknown path answers 404 and a wrong method 405, both with a JSON error body in the shape
+of the family whose prefix was called.
+"""
+
+
+def pool_context(database_url: str):
+    async def pool(app: web.Application):
+        app[POOL] = await database.create_pool(database_url)
+        yield
+        await app[POOL].close()
+
+    return pool
+
+
+def create_app(settings: Settings, database_url: str) -> web.Application:
+    app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
+    app[SETTINGS] = settings
+    app.cleanup_ctx.append(pool_context(database_url))
+    for family in FAMILIES:
+        app.router.add_routes(family.routes)
+    openapi.setup(app, API_DESCRIPTION)
+    return app

@@ -1,0 +1,33 @@
+"""The jobs the service knows, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import asyncpg
+
+from app.core.config import Settings
+
+
+class JobFailed(Exception):
+    """A run that did not do its work; the message is the one line the operator sees."""
+
+
+@dataclass(frozen=True)
+class JobContext:
+    settings: Settings
+    pool: asyncpg.Pool
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str
+    # Cron expression in server time.
+    schedule: str
+    run: Callable[[JobContext], Awaitable[None]]
+    # Distinct per job: the PostgreSQL advisory lock that keeps one run at a time.
+    lock_id: int
+
+
+JOBS: dict[str, Job] = {}

@@ -1,0 +1,63 @@
+"""Runs the registered jobs on their schedules inside the web process's event loop.
+
+Several web processes may serve one database. A run first takes the job's PostgreSQL advisory
+lock (a process that cannot get it skips and logs that), then claims the scheduled minute in
+`job_runs`, so a process whose clock fires a little later does not run the job a second time.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import aiocron
+import structlog
+from aiohttp import web
+
+from app.core import sql
+from app.core.keys import POOL, SETTINGS
+from jobs.registry import JOBS, Job, JobContext
+
+log = structlog.get_logger("jobs")
+
+SQL = sql.load("jobs", "try_lock", "unlock", "claim_slot")
+
+
+class JobLocked(Exception):
+    """Another process runs the job now, or already ran it for this slot."""
+
+
+async def run_locked(job: Job, context: JobContext, slot: datetime | None = None) -> None:
+    """Run `job` under its advisory lock; with a `slot`, only if no process ran that slot."""
+    async with context.pool.acquire() as conn:
+        if not await conn.fetchval(SQL.try_lock, job.lock_id):
+            raise JobLocked(f"job {job.name} is already running in another process")
+        try:
+            if slot is not None and not await conn.fetchval(SQL.claim_slot, job.name, slot):
+                raise JobLocked(f"job {job.name} already ran for {slot.isoformat()}")
+            await job.run(context)
+        finally:
+            await conn.fetchval(SQL.unlock, job.lock_id)
+
+
+async def scheduled_run(job: Job, app: web.Application) -> None:
+    context = JobContext(settings=app[SETTINGS], pool=app[POOL])
+    slot = datetime.now(UTC).replace(second=0, microsecond=0)
+    try:
+        await run_locked(job, context, slot)
+    except JobLocked as exc:
+        log.info("job skipped", job=job.name, reason=str(exc))
+    except Exception:
+        log.exception("job failed", job=job.name)
+
+
+def setup(app: web.Application) -> None:
+    async def crons(app: web.Application):
+        started = [
+            aiocron.crontab(job.schedule, func=scheduled_run, args=(job, app), start=True)
+            for job in JOBS.values()
+        ]
+        yield
+        for cron in started:
+            cron.stop()
+
+    app.cleanup_ctx.append(crons)

@@ -1,0 +1,90 @@
+"""The command line as an operator runs it: exit status and one readable line on stderr."""
+
+import os
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import orjson
+
+PASSWORD = "s3cret-pass"
+UNREACHABLE = f"postgresql://rider:{PASSWORD}@127.0.0.1:9/ops"
+
+
+def run(*args, env=None, timeout=60):
+    full_env = {**os.environ, "LOG_FORMAT": "json", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=timeout,
+    )
+
+
+def _assert_one_clear_line(result, *expected):
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert PASSWORD not in result.stderr + result.stdout
+    for text in expected:
+        assert text in lines[0]
+
+
+def test_migrate_with_unreachable_database_fails_fast():
+    started = time.monotonic()
+    result = run("migrate", env={"DATABASE_URL": UNREACHABLE})
+    assert time.monotonic() - started < 30
+    _assert_one_clear_line(result, "cannot connect to database at 127.0.0.1:9/ops")
+
+
+def test_serve_with_unreachable_database_fails_fast():
+    started = time.monotonic()
+    result = run("serve", env={"DATABASE_URL": UNREACHABLE, "PORT": "18099"})
+    assert time.monotonic() - started < 30
+    _assert_one_clear_line(result, "127.0.0.1:9/ops")
+
+
+def test_serve_without_migrating_still_checks_the_database():
+    env = {"DATABASE_URL": UNREACHABLE, "PORT": "18098", "MIGRATE_ON_START": "0"}
+    _assert_one_clear_line(run("serve", env=env), "127.0.0.1:9/ops")
+
+
+def test_bad_setting_is_one_line():
+    _assert_one_clear_line(run("migrate", env={"PORT": "eighty"}), "PORT")
+
+
+def test_migrate_names_the_database_without_password(database_url):
+    result = run("migrate", env={"DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stderr
+    events = [orjson.loads(line) for line in result.stdout.splitlines()]
+    database_line = next(e for e in events if e["event"] == "database")
+    assert database_line["source"] == "DATABASE_URL"
+    assert database_line["database"].endswith(urlsplit(database_url).path)
+
+
+def test_load_data_missing_file(database_url, tmp_path):
+    result = run("load-data", str(tmp_path / "none.json"), env={"DATABASE_URL": database_url})
+    _assert_one_clear_line(result, "none.json", "cannot read file")
+
+
+def test_load_data_invalid_json(database_url, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{nope")
+    result = run("load-data", str(path), env={"DATABASE_URL": database_url})
+    _assert_one_clear_line(result, "bad.json", "invalid JSON")
+
+
+def test_load_data_unknown_section(database_url, tmp_path):
+    path = tmp_path / "odd.json"
+    path.write_text('{"ridres": []}')
+    result = run("load-data", str(path), env={"DATABASE_URL": database_url})
+    _assert_one_clear_line(result, "odd.json", "unknown section 'ridres'")
+
+
+def test_run_job_unknown_name_is_refused():
+    result = run("run-job", "laundry")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr

@@ -1,0 +1,197 @@
+"""The HTTP core: JSON errors in each family's shape, the access line, body limits, auth guards."""
+
+import pytest
+import structlog
+from aiohttp import web
+
+from app.core import auth
+from app.core.http import BULK_BODY_LIMIT, SMALL_BODY_LIMIT, json_response, read_json
+from app.web import create_app
+from tests.conftest import make_settings
+
+
+async def boom(_request):
+    raise RuntimeError("database exploded")
+
+
+async def echo(request):
+    return json_response({"size": len(await read_json(request))})
+
+
+async def echo_bulk(request):
+    return json_response({"size": len(await read_json(request, limit=BULK_BODY_LIMIT))})
+
+
+@auth.bearer_key("integration_api_key")
+async def integration_only(_request):
+    return json_response({"ok": True})
+
+
+@auth.shop_key("shop_import_api_key")
+async def shop_only(_request):
+    return json_response({"ok": True})
+
+
+@pytest.fixture
+def start(aiohttp_client, database_url):
+    async def start(**env):
+        app = create_app(make_settings(**env), database_url)
+        app.router.add_get("/api/v1/boom", boom)
+        app.router.add_get("/api/products/boom", boom)
+        app.router.add_post("/api/v1/echo", echo)
+        app.router.add_post("/api/v1/echo-bulk", echo_bulk)
+        app.router.add_get("/api/v1/guarded", integration_only)
+        app.router.add_get("/api/products/guarded", shop_only)
+        return await aiohttp_client(app)
+
+    return start
+
+
+async def test_unknown_path_is_json_404(client):
+    response = await client.get("/api/v1/nothing-here")
+    assert response.status == 404
+    assert response.content_type == "application/json"
+    assert await response.json() == {"error": "Not found", "code": "not_found"}
+
+
+async def test_unknown_shop_path_has_shop_shape(client):
+    response = await client.get("/api/users/1/nothing")
+    assert response.status == 404
+    assert await response.json() == {"success": False, "message": "Not found"}
+
+
+async def test_wrong_method_is_json_405(client):
+    response = await client.delete("/api/openapi.json")
+    assert response.status == 405
+    assert await response.json() == {"error": "Method not allowed", "code": "method_not_allowed"}
+
+
+async def test_unexpected_failure_is_json_500_with_traceback_in_log(start):
+    client = await start()
+    with structlog.testing.capture_logs() as logs:
+        response = await client.get("/api/v1/boom", headers={"X-Request-Id": "req-42"})
+    assert response.status == 500
+    assert await response.json() == {"error": "Internal server error", "code": "internal_error"}
+    assert "Traceback" not in await response.text()
+    failure = next(e for e in logs if e["event"] == "unhandled error")
+    assert failure["log_level"] == "error"
+    assert failure["exc_info"] is True
+
+
+async def test_shop_failure_has_shop_shape(start):
+    client = await start()
+    response = await client.get("/api/products/boom")
+    assert response.status == 500
+    assert await response.json() == {"success": False, "message": "Internal server error"}
+
+
+async def test_access_line_has_the_fields_and_no_query(client):
+    with structlog.testing.capture_logs() as logs:
+        response = await client.get(
+            "/api/v1/nothing?email=someone@example.com", headers={"X-Request-Id": "abc-123"}
+        )
+    assert response.headers["X-Request-Id"] == "abc-123"
+    (line,) = [e for e in logs if e["event"] == "request"]
+    assert line["method"] == "GET"
+    assert line["path"] == "/api/v1/nothing"
+    assert line["status"] == 404
+    assert isinstance(line["duration_ms"], float)
+    assert "someone@example.com" not in str(logs)
+
+
+async def test_unsafe_request_id_is_replaced(client):
+    response = await client.get("/api/v1/x", headers={"X-Request-Id": "bad id\twith spaces"})
+    assert response.headers["X-Request-Id"] != "bad id\twith spaces"
+    assert len(response.headers["X-Request-Id"]) == 32
+
+
+async def test_small_routes_refuse_bodies_over_one_mebibyte(start):
+    client = await start()
+    body = b'"' + b"x" * SMALL_BODY_LIMIT + b'"'
+    response = await client.post("/api/v1/echo", data=body)
+    assert response.status == 413
+    assert (await response.json())["code"] == "payload_too_large"
+
+
+async def test_bulk_routes_take_large_bodies(start):
+    client = await start()
+    body = b'"' + b"x" * (5 * SMALL_BODY_LIMIT) + b'"'
+    response = await client.post("/api/v1/echo-bulk", data=body)
+    assert response.status == 200
+    assert (await response.json())["size"] == 5 * SMALL_BODY_LIMIT
+
+
+async def test_bulk_routes_refuse_over_32_mebibytes(start):
+    client = await start()
+    response = await client.post("/api/v1/echo-bulk", data=b"x" * (BULK_BODY_LIMIT + 1))
+    assert response.status == 413
+
+
+async def test_invalid_json_is_400(start):
+    client = await start()
+    response = await client.post("/api/v1/echo", data=b"{not json")
+    assert response.status == 400
+    assert (await response.json())["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({}, 401),
+        ({"x-api-key": "wrong"}, 401),
+        ({"x-api-key": "TEST-INTEGRATION-KEY"}, 401),
+        ({"Authorization": "Bearer wrong"}, 401),
+        ({"Authorization": "Basic test-integration-key"}, 401),
+        ({"x-api-key": "test-integration-key"}, 200),
+        ({"Authorization": "Bearer test-integration-key"}, 200),
+        # x-api-key wins when both are sent
+        ({"x-api-key": "wrong", "Authorization": "Bearer test-integration-key"}, 401),
+        ({"x-api-key": "test-integration-key", "Authorization": "Bearer wrong"}, 200),
+    ],
+)
+async def test_bearer_key_guard(start, headers, status):
+    client = await start()
+    response = await client.get("/api/v1/guarded", headers=headers)
+    assert response.status == status
+    if status == 401:
+        assert await response.json() == {"error": "Invalid API key", "code": "unauthorized"}
+
+
+async def test_bearer_key_guard_without_configured_key_is_503(start):
+    client = await start(INTEGRATION_API_KEY=None)
+    response = await client.get("/api/v1/guarded", headers={"x-api-key": "anything"})
+    assert response.status == 503
+    body = await response.json()
+    assert body["code"] == "api_disabled"
+    assert "INTEGRATION_API_KEY" in body["error"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [({}, 401), ({"api-key": "wrong"}, 403), ({"api-key": "test-import-key"}, 200)],
+)
+async def test_shop_key_guard(start, headers, status):
+    client = await start()
+    response = await client.get("/api/products/guarded", headers=headers)
+    assert response.status == status
+    if status != 200:
+        assert (await response.json())["success"] is False
+
+
+async def test_shop_key_guard_without_configured_key_is_503(start):
+    client = await start(SHOP_IMPORT_API_KEY=None)
+    response = await client.get("/api/products/guarded", headers={"api-key": "x"})
+    assert response.status == 503
+    assert "SHOP_IMPORT_API_KEY" in (await response.json())["message"]
+
+
+async def test_pool_is_closed_at_shutdown(database_url):
+    from app.core.keys import POOL
+
+    app = create_app(make_settings(), database_url)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    pool = app[POOL]
+    assert await pool.fetchval("SELECT 1") == 1
+    await runner.cleanup()
+    assert pool._closed

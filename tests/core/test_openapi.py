@@ -1,0 +1,33 @@
+from openapi_spec_validator import validate
+
+UNDOCUMENTED = {"/api/openapi.json", "/api/docs"}
+
+
+async def test_document_is_valid_openapi_31(client):
+    response = await client.get("/api/openapi.json")
+    assert response.status == 200
+    document = await response.json()
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+async def test_every_api_route_is_documented(client):
+    document = await (await client.get("/api/openapi.json")).json()
+    documented = {
+        (path, method.upper())
+        for path, operations in document["paths"].items()
+        for method in operations
+    }
+    for route in client.app.router.routes():
+        path = route.resource.canonical
+        if route.method == "HEAD" or path in UNDOCUMENTED or path.startswith("/api/docs/"):
+            continue
+        if path.startswith("/api/"):
+            assert (path, route.method) in documented, f"{route.method} {path} is not documented"
+
+
+async def test_docs_page_uses_only_local_assets(client):
+    page = await (await client.get("/api/docs")).text()
+    assert "http://" not in page and "https://" not in page
+    assert (await client.get("/api/docs/static/swagger-ui-bundle.js")).status == 200
+    assert (await client.get("/api/docs/static/swagger-ui.css")).status == 200
