@@ -1,0 +1,13 @@
+"""`python -m bench`: every benchmark, one after the other; or `python -m bench training`."""
+
+import importlib
+import sys
+
+BENCHMARKS = ("checks", "shop", "training")
+
+names = sys.argv[1:] or BENCHMARKS
+missed = 0
+for name in names:
+    print(f"== {name}", flush=True)
+    missed += not importlib.import_module(f"bench.{name}").main()
+sys.exit(1 if missed else 0)
