@@ -31,7 +31,7 @@ COMMON_ERRORS = {
 }
 
 
-@routes.get("/api/v2/checks")
+@routes.get("/api/v2/checks", allow_head=False)
 @operation(
     summary="Ambassador checks",
     tag="Checks",
@@ -63,7 +63,7 @@ async def list_checks(request: web.Request) -> web.StreamResponse:
         return await stream_array(request, batches)
 
 
-@routes.get("/api/v2/questioner")
+@routes.get("/api/v2/questioner", allow_head=False)
 @operation(
     summary="Questionnaire catalogue",
     tag="Checks",
