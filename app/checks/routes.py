@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import web
 
 from app.checks import store
@@ -31,13 +33,26 @@ COMMON_ERRORS = {
 }
 
 
-@routes.get("/api/v2/checks", allow_head=False)
-@operation(
+def endpoint(path: str, *, ok: tuple[str, Any], **documentation: Any):
+    """A GET of Family A: routed (no HEAD), documented, guarded by CHECKS_API_KEY."""
+
+    def decorate(handler):
+        documented = operation(
+            tag="Checks",
+            security="checks",
+            responses={200: ok, **COMMON_ERRORS},
+            **documentation,
+        )(bearer_key("checks_api_key")(handler))
+        return routes.get(path, allow_head=False)(documented)
+
+    return decorate
+
+
+@endpoint(
+    "/api/v2/checks",
     summary="Ambassador checks",
-    tag="Checks",
-    security="checks",
     query=ChecksQuerySchema,
-    responses={200: ("Checks ordered by ID ascending.", CheckSchema(many=True)), **COMMON_ERRORS},
+    ok=("Checks ordered by ID ascending.", CheckSchema(many=True)),
     description=(
         "All checks matching every given filter (AND), ordered by `ID` ascending; with no "
         "filter, every check. Parameter names are case-sensitive and unknown parameters are "
@@ -56,20 +71,17 @@ COMMON_ERRORS = {
         "a complete JSON array is an error, never a partial result."
     ),
 )
-@bearer_key("checks_api_key")
 async def list_checks(request: web.Request) -> web.StreamResponse:
     filters = parse(_checks_query, request.query)
     async with store.check_batches(request.app[POOL], filters) as batches:
         return await stream_array(request, batches)
 
 
-@routes.get("/api/v2/questioner", allow_head=False)
-@operation(
+@endpoint(
+    "/api/v2/questioner",
     summary="Questionnaire catalogue",
-    tag="Checks",
-    security="checks",
     query=QuestionerQuerySchema,
-    responses={200: ("Questions ordered by question_id.", QuestionSchema(many=True)), **COMMON_ERRORS},
+    ok=("Questions ordered by question_id.", QuestionSchema(many=True)),
     description=(
         "Every question of the catalogue, ordered by `question_id`; with `country_id=N`, "
         "exactly the questions of country N (a question belongs to one country). The name is "
@@ -77,7 +89,6 @@ async def list_checks(request: web.Request) -> web.StreamResponse:
         "400 `invalid_request`."
     ),
 )
-@bearer_key("checks_api_key")
 async def list_questions(request: web.Request) -> web.Response:
     query = parse(_questioner_query, request.query)
     rows = await store.questions(request.app[POOL], query.get("country_id"))

@@ -153,7 +153,7 @@ class CheckAnswerRecordSchema(Schema):
     answer = fields.String(required=True, allow_none=True)
     score = fields.String(required=True, allow_none=True)
     evidence_image_url = fields.Url(required=True, allow_none=True)
-    # Left out: copied from the catalogue when the check is loaded.
+    # When left out: from the check as stored, else from the catalogue (see questioner.py).
     question = fields.String(validate=validate.Length(min=1))
     category = fields.String(validate=validate.Length(min=1))
     image_url = fields.Url(allow_none=True)

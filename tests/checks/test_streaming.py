@@ -32,12 +32,12 @@ def many_checks(count, reported_size=0):
 
 async def test_thousands_of_checks_arrive_complete_in_order_in_many_chunks(client, db):
     await load(db, questions=QUESTIONS, checks=many_checks(3000))
-    response = await client.get("/api/v2/checks", headers=AUTH)
+    response = await client.get("/api/v2/checks", headers={**AUTH, "X-Request-Id": "trace-42"})
     assert response.status == 200
+    assert response.headers["X-Request-Id"] == "trace-42"
     assert response.headers["Transfer-Encoding"] == "chunked"
     assert "Content-Length" not in response.headers
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
-    assert response.headers["X-Request-Id"]
     body, http_chunks, largest = bytearray(), 0, 0
     async for data, end_of_http_chunk in response.content.iter_chunks():
         body += data
