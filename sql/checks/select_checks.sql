@@ -5,6 +5,8 @@
 -- present one reaches its index: checks_recorder / checks_rider (already in ID order),
 -- checks_check_date (range on the local date), checks_id_validation_failed /
 -- checks_license_plate_failed (false only); no filter: checks_pkey, in ID order, fast start.
+-- A date range wider than a few days is read along checks_pkey with the dates as a filter
+-- (a cursor is planned for its first rows): no sort of rendered text, first rows early.
 -- Rendering by concatenation is ~1.5x faster than json_build_object and leaves no spaces;
 -- `answers` and `reported_items` are stored JSON text and are spliced in unchanged.
 SELECT '{"ID":' || id
