@@ -7,39 +7,37 @@ KEY = "test-checks-key"
 UNAUTHORIZED = {"error": "Invalid API key", "code": "unauthorized"}
 
 
-@pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize(
-    "headers",
-    [
-        {},
-        {"x-api-key": "wrong"},
-        {"x-api-key": ""},
-        {"Authorization": "Bearer wrong"},
-        {"Authorization": f"Basic {KEY}"},
-        {"Authorization": KEY},
-        {"x-api-key": "test-integration-key"},
-        {"x-api-key": "wrong", "Authorization": f"Bearer {KEY}"},
-    ],
-)
-async def test_missing_or_wrong_key_is_401(client, path, headers):
-    response = await client.get(path, headers=headers)
-    assert response.status == 401
-    assert await response.json() == UNAUTHORIZED
+WRONG = [
+    {},
+    {"x-api-key": "wrong"},
+    {"x-api-key": ""},
+    {"Authorization": "Bearer wrong"},
+    {"Authorization": f"Basic {KEY}"},
+    {"Authorization": KEY},
+    {"x-api-key": "test-integration-key"},
+    {"x-api-key": "wrong", "Authorization": f"Bearer {KEY}"},  # x-api-key wins
+]
+RIGHT = [
+    {"x-api-key": KEY},
+    {"Authorization": f"Bearer {KEY}"},
+    {"x-api-key": KEY, "Authorization": "Bearer wrong"},  # x-api-key wins
+]
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize(
-    "headers",
-    [
-        {"x-api-key": KEY},
-        {"Authorization": f"Bearer {KEY}"},
-        {"x-api-key": KEY, "Authorization": "Bearer wrong"},
-    ],
-)
-async def test_right_key_is_200(client, path, headers):
-    response = await client.get(path, headers=headers)
-    assert response.status == 200
-    assert await response.json() == []
+async def test_missing_or_wrong_key_is_401(client, path):
+    for headers in WRONG:
+        response = await client.get(path, headers=headers)
+        assert response.status == 401, headers
+        assert await response.json() == UNAUTHORIZED
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_right_key_is_200(client, path):
+    for headers in RIGHT:
+        response = await client.get(path, headers=headers)
+        assert response.status == 200, headers
+        assert await response.json() == []
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -61,40 +61,41 @@ async def test_reloading_a_check_keeps_its_snapshot_after_the_catalogue_changed(
     assert entry["question"] == "Question 1?"
 
 
-@pytest.mark.parametrize(
-    ("document", "where"),
-    [
-        ({"questions": [question(1), {**question(2), "question_id": None}]},
-         "questions[1].question_id"),
-        ({"questions": [question(1), question(1)]}, "questions[1].question_id"),
-        ({"questions": [question(1, answers=[{"name": "Yes"}])]},
-         "questions[0].answers[0].name_ar"),
-        ({"questions": [question(1, image_url="not a url")]}, "questions[0].image_url"),
-        ({"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
-         "questions[0].country_id"),
-        ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]},
-         "checks[1].check_date"),
-        ({"checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
-        ({"checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
-        ({"checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
-        ({"checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
-        ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
-        ({"checks": [check(1), check(1)]}, "checks[1].id"),
-        ({"checks": [check(1, answers=[answer(1), answer(1)])]},
-         "checks[0].answers[1].question_id"),
-        ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
-        ({"checks": [check(1, answers=[answer(1, question="")])]},
-         "checks[0].answers[0].question"),
-        ({"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
-         "checks[1].answers[0].question"),
-        ({"questions": [question(1)],
-          "checks": [check(1, answers=[answer(1), answer(9, question="Q", image_url=None)])]},
-         "checks[0].answers[1].category"),
-    ],
-)
-async def test_invalid_record_names_section_index_and_field_and_writes_nothing(db, document, where):
-    with pytest.raises(LoadError) as error:
-        await load(db, **document)
-    assert f"document: {where}: " in str(error.value)
-    assert await db.fetchval("SELECT count(*) FROM questions") == 0
-    assert await db.fetchval("SELECT count(*) FROM checks") == 0
+INVALID = [
+    ({"questions": [question(1), {**question(2), "question_id": None}]},
+     "questions[1].question_id"),
+    ({"questions": [question(1), question(1)]}, "questions[1].question_id"),
+    ({"questions": [question(1, answers=[{"name": "Yes"}])]},
+     "questions[0].answers[0].name_ar"),
+    ({"questions": [question(1, image_url="not a url")]}, "questions[0].image_url"),
+    ({"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
+     "questions[0].country_id"),
+    ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]},
+     "checks[1].check_date"),
+    ({"checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
+    ({"checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
+    ({"checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
+    ({"checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
+    ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
+    ({"checks": [check(1), check(1)]}, "checks[1].id"),
+    ({"checks": [check(1, answers=[answer(1), answer(1)])]},
+     "checks[0].answers[1].question_id"),
+    ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
+    ({"checks": [check(1, answers=[answer(1, question="")])]},
+     "checks[0].answers[0].question"),
+    ({"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
+     "checks[1].answers[0].question"),
+    ({"questions": [question(1)],
+      "checks": [check(1, answers=[answer(1), answer(9, question="Q", image_url=None)])]},
+     "checks[0].answers[1].category"),
+]
+
+
+async def test_invalid_record_names_section_index_and_field_and_writes_nothing(db):
+    # Each case leaves the database empty, so one database serves them all.
+    for document, where in INVALID:
+        with pytest.raises(LoadError) as error:
+            await load(db, **document)
+        assert str(error.value).startswith(f"document: {where}: "), (where, str(error.value))
+        assert await db.fetchval("SELECT count(*) FROM questions") == 0, where
+        assert await db.fetchval("SELECT count(*) FROM checks") == 0, where

@@ -50,20 +50,21 @@ async def test_every_question_ordered_by_id_with_its_fields(client, catalogue):
     assert list(questions[2]["answers"][0]) == ["name", "name_ar", "score", "jump", "skip"]
 
 
-@pytest.mark.parametrize(
-    ("query", "expected"),
-    [("?country_id=1", [3, 12]), ("?country_id=2", [21, 22]), ("?country_id=10", [100]),
-     ("?country_id=7", []), ("?Country_id=1", [3, 12, 21, 22, 100]),
-     ("?country=1", [3, 12, 21, 22, 100])],
-)
-async def test_country_filter_is_exact(client, catalogue, query, expected):
-    assert [q["question_id"] for q in await get_questions(client, query)] == expected
+async def test_country_filter_is_exact(client, catalogue):
+    for query, expected in [
+        ("?country_id=1", [3, 12]), ("?country_id=2", [21, 22]), ("?country_id=10", [100]),
+        ("?country_id=7", []), ("?Country_id=1", [3, 12, 21, 22, 100]),
+        ("?country=1", [3, 12, 21, 22, 100]),
+    ]:
+        assert [q["question_id"] for q in await get_questions(client, query)] == expected, query
 
 
-@pytest.mark.parametrize("value", ["AE", "1.5", "", "99999999999999999999"])
-async def test_malformed_country_id_is_400(client, value):
-    response = await client.get("/api/v2/questioner", params={"country_id": value}, headers=AUTH)
-    assert response.status == 400
-    assert await response.json() == {
-        "error": "country_id must be an integer (bigint)", "code": "invalid_request"
-    }
+async def test_malformed_country_id_is_400(client):
+    for value in ["AE", "1.5", "", "99999999999999999999"]:
+        response = await client.get(
+            "/api/v2/questioner", params={"country_id": value}, headers=AUTH
+        )
+        assert response.status == 400, value
+        assert await response.json() == {
+            "error": "country_id must be an integer (bigint)", "code": "invalid_request"
+        }
