@@ -67,9 +67,11 @@ def _answer_sql(k: int) -> str:
 QUESTIONS_SQL = """
 INSERT INTO questions (question_id, question, question_type, country_id, category, image_url,
                        answers)
-SELECT c * 100 + k, 'Question ' || (c * 100 + k) || ' of the market checklist: is everything in order?',
+SELECT c * 100 + k,
+       'Question ' || (c * 100 + k) || ' of the market checklist: is everything in order?',
        'MULTIPLE_CHOICE:SINGLE', c, (ARRAY['Safety','Vehicle','Uniform','Documents'])[k % 4 + 1],
-       CASE WHEN k % 3 = 0 THEN 'https://cdn.example.com/questions/' || (c * 100 + k) || '.png' END,
+       CASE WHEN k % 3 = 0
+            THEN 'https://cdn.example.com/questions/' || (c * 100 + k) || '.png' END,
        '[{"name":"Yes","name_ar":"نعم","score":"1","jump":"","skip":[]},
          {"name":"No","name_ar":"لا","score":"0","jump":"","skip":[]}]'
 FROM generate_series(1, 8) AS c, generate_series(1, 10) AS k
@@ -94,7 +96,8 @@ FROM (SELECT g, (g % 8 + 1)::int AS c FROM generate_series(1::bigint, {CHECKS}) 
 FILTERS = {
     "recorder_id (500 checks)": "recorder_id=5007",
     "rider_id (5 checks)": "rider_id=123456",
-    "check_date_from + _to, one day (960 checks)": "check_date_from=2025-06-01&check_date_to=2025-06-01",
+    "check_date_from + _to, one day (960 checks)":
+        "check_date_from=2025-06-01&check_date_to=2025-06-01",
     "check_date_from, last day (641 checks)": "check_date_from=2026-11-07",
     "check_date_to, first day (959 checks)": "check_date_to=2024-01-01",
     "is_validation=false (501 checks)": "is_validation=false",

@@ -90,7 +90,9 @@ class QuestionerQuerySchema(Schema):
 
 
 class QuestionerEntrySchema(Schema):
-    question = fields.String(required=True, metadata={"description": "Text at the time of the check."})
+    question = fields.String(
+        required=True, metadata={"description": "Text at the time of the check."}
+    )
     question_id = fields.String(required=True, metadata={"example": "101"})
     answer = fields.String(required=True, allow_none=True)
     imageUrl = fields.String(required=True, allow_none=True)

@@ -25,8 +25,14 @@ SQL = sql.load(
 # One round trip to PostgreSQL per FETCH_ROWS checks (~2 kB each): ~0.5 MB held at a time.
 FETCH_ROWS = 256
 
+# In the order of select_checks.sql's parameters.
 CHECK_FILTERS = (
-    "recorder_id", "rider_id", "check_date_from", "check_date_to", "is_validation", "license_plate",
+    "recorder_id",
+    "rider_id",
+    "check_date_from",
+    "check_date_to",
+    "is_validation",
+    "license_plate",
 )
 
 
@@ -51,7 +57,9 @@ async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[asyncpg.
     return await pool.fetch(SQL.select_questions, country_id)
 
 
-async def catalogue_snapshots(conn: asyncpg.Connection, question_ids: Iterable[int]) -> dict[int, dict]:
+async def catalogue_snapshots(
+    conn: asyncpg.Connection, question_ids: Iterable[int]
+) -> dict[int, dict]:
     """question_id -> {question, category, imageUrl} as the catalogue has it now."""
     rows = await conn.fetch(SQL.select_question_snapshots, list(question_ids))
     return {
@@ -62,7 +70,9 @@ async def catalogue_snapshots(conn: asyncpg.Connection, question_ids: Iterable[i
     }
 
 
-async def stored_questioners(conn: asyncpg.Connection, check_ids: Iterable[int]) -> dict[int, list[dict]]:
+async def stored_questioners(
+    conn: asyncpg.Connection, check_ids: Iterable[int]
+) -> dict[int, list[dict]]:
     """check id -> its stored Questioner array, for the checks that exist."""
     rows = await conn.fetch(SQL.select_check_answers, list(check_ids))
     return {row["id"]: row["answers"] for row in rows}

@@ -24,8 +24,8 @@ Batches = AsyncIterator[Sequence[Sequence[str]]]
 
 
 async def _next(batches: Batches) -> Sequence[Sequence[str]]:
-    """The next batch, or () at the end (CPython 3.11's anext(it, default) mishandles the end
-    of an async generator awaited from another one)."""
+    """The next batch, or () at the end. (On CPython 3.11, `anext(batches, ())` awaited inside
+    the async generator below raised SystemError at the end of `batches`.)"""
     try:
         return await batches.__anext__()
     except StopAsyncIteration:

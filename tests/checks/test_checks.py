@@ -197,7 +197,11 @@ async def test_negative_and_largest_ids_are_valid_filters(client, sample):
 
 
 async def test_answers_keep_the_question_as_it_was_when_checked(client, db):
-    await load(db, questions=[question(1), question(2)], checks=[check(1, answers=[answer(1), answer(2)])])
+    await load(
+        db,
+        questions=[question(1), question(2)],
+        checks=[check(1, answers=[answer(1), answer(2)])],
+    )
     await load(
         db,
         questions=[

@@ -96,7 +96,9 @@ async def served(database_url):
     await runner.cleanup()
 
 
-async def test_client_leaving_mid_stream_ends_the_query_and_the_server_stays_healthy(served, db, big):
+async def test_client_leaving_mid_stream_ends_the_query_and_the_server_stays_healthy(
+    served, db, big
+):
     app, session = served
     with capture_logs() as logs:
         response = await session.get("/api/v2/checks", headers=AUTH)
@@ -119,7 +121,9 @@ async def test_cancelled_handler_ends_the_query_too(client, db, big):
     assert [c["ID"] for c in await again.json()] == [1]
 
 
-async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recovers(client, db, big):
+async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recovers(
+    client, db, big
+):
     response = await client.get("/api/v2/checks", headers=AUTH)
     assert response.status == 200
     await response.content.read(CHUNK_CHARS)
