@@ -179,6 +179,7 @@ def main() -> bool:
     ok = True
     with Server(url) as server:
         base = server.url
+        print(f"server RSS at start, for comparison: {server.rss_mb():.1f} MB", flush=True)
         ok &= report("first byte of the full list (best of 5)",
                      1000 * min(asyncio.run(_first_byte(f"{base}/api/v2/checks"))
                                 for _ in range(5)), 200, "ms")
