@@ -6,6 +6,7 @@ import asyncio
 import orjson
 import pytest
 from aiohttp import ClientPayloadError, ClientSession, web
+from aiohttp.test_utils import unused_port
 from structlog.testing import capture_logs
 
 from app.checks.streaming import CHUNK_CHARS
@@ -88,9 +89,8 @@ async def served(database_url):
     leaves does not cancel the handler, so only the next write can tell."""
     runner = web.AppRunner(create_app(make_settings(), database_url))
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    port = unused_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
     async with ClientSession(f"http://127.0.0.1:{port}") as session:
         yield runner.app, session
     await runner.cleanup()
