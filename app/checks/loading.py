@@ -42,10 +42,6 @@ def validate_checks(records: list[Any]) -> list[dict]:
     return checks
 
 
-async def write_questions(conn, questions: list[dict]) -> None:
-    await store.upsert_questions(conn, questions)
-
-
 def _json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
@@ -78,6 +74,6 @@ async def write_checks(conn, checks: list[dict]) -> None:
 
 
 SECTIONS = [
-    Section("questions", validate_questions, write_questions),
+    Section("questions", validate_questions, store.upsert_questions),
     Section("checks", validate_checks, write_checks),
 ]
