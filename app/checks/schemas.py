@@ -1,0 +1,186 @@
+"""Schemas of Family A: query parameters, response bodies (they feed the OpenAPI document) and
+load-data records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+BIGINT_MAX = 2**63 - 1
+_DECIMAL = re.compile(r"[+-]?[0-9]{1,19}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+# --- Query parameters: strings in, every error message completes "<parameter> ...". ---
+
+
+class QueryBigint(fields.Integer):
+    """A bigint written in decimal digits, nothing else (no `1.0`, no `1_000`)."""
+
+    default_error_messages = {"invalid": "must be an integer (bigint)"}
+
+    def _deserialize(self, value: Any, attr, data, **kwargs) -> int:
+        if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
+            raise self.make_error("invalid")
+        number = int(value)
+        if not -BIGINT_MAX - 1 <= number <= BIGINT_MAX:
+            raise self.make_error("invalid")
+        return number
+
+
+class QueryDate(fields.Date):
+    """A calendar date written exactly `YYYY-MM-DD`."""
+
+    default_error_messages = {"invalid": "must be a date written YYYY-MM-DD"}
+
+    def _deserialize(self, value: Any, attr, data, **kwargs) -> dt.date:
+        if not isinstance(value, str) or not _DATE.fullmatch(value):
+            raise self.make_error("invalid")
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise self.make_error("invalid") from None
+
+
+class QueryBoolean(fields.Boolean):
+    """`true`, `false`, `1` or `0`, in any case."""
+
+    default_error_messages = {"invalid": "must be true, false, 1 or 0"}
+
+    def _deserialize(self, value: Any, attr, data, **kwargs) -> bool:
+        spelled = value.lower() if isinstance(value, str) else None
+        if spelled in ("true", "1"):
+            return True
+        if spelled in ("false", "0"):
+            return False
+        raise self.make_error("invalid")
+
+
+class ChecksQuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    recorder_id = QueryBigint(metadata={"description": "Only checks by this ambassador."})
+    rider_id = QueryBigint(metadata={"description": "Only checks of this rider."})
+    check_date_from = QueryDate(
+        metadata={"description": "First local date of `Check_date` (inclusive), YYYY-MM-DD."}
+    )
+    check_date_to = QueryDate(
+        metadata={"description": "Last local date of `Check_date` (inclusive), YYYY-MM-DD."}
+    )
+    is_validation = QueryBoolean(
+        metadata={"description": "`ID_validation` result: true/false/1/0, any case."}
+    )
+    license_plate = QueryBoolean(
+        metadata={"description": "`License_plate` result: true/false/1/0, any case."}
+    )
+
+
+class QuestionerQuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    country_id = QueryBigint(metadata={"description": "Only the questions of this country."})
+
+
+# --- Response bodies. ---
+
+
+class QuestionerEntrySchema(Schema):
+    question = fields.String(
+        required=True, metadata={"description": "Text at the time of the check."}
+    )
+    question_id = fields.String(required=True, metadata={"example": "101"})
+    answer = fields.String(required=True, allow_none=True)
+    imageUrl = fields.String(required=True, allow_none=True)
+    evidenceImageUrl = fields.String(required=True, allow_none=True)
+    score = fields.String(required=True, allow_none=True, metadata={"example": "1"})
+    category = fields.String(required=True, metadata={"description": "At the time of the check."})
+
+
+class CheckSchema(Schema):
+    ID = fields.Integer(required=True)
+    Rider_ID = fields.Integer(required=True)
+    Rider_name = fields.String(required=True)
+    third_party_logistics = fields.String(required=True, data_key="3PL")
+    Recorder_ID = fields.Integer(required=True)
+    Check_date = fields.String(
+        required=True,
+        metadata={"example": "2026-03-14 09:30:00", "description": "Local wall-clock time."},
+    )
+    ID_validation = fields.Integer(required=True, metadata={"enum": [0, 1]})
+    License_plate = fields.Integer(required=True, metadata={"enum": [0, 1]})
+    Reported_item = fields.List(fields.Raw(), required=True, allow_none=True)
+    Questioner = fields.List(fields.Nested(QuestionerEntrySchema), required=True)
+    Country_code = fields.String(required=True, allow_none=True, metadata={"example": "AE"})
+    Timezone = fields.String(required=True, allow_none=True, metadata={"example": "UTC+04:00"})
+
+
+class AnswerOptionSchema(Schema):
+    name = fields.String(required=True)
+    name_ar = fields.String(required=True)
+    score = fields.String(required=True)
+    jump = fields.String(load_default="")
+    skip = fields.List(fields.String(), load_default=list)
+
+
+class QuestionSchema(Schema):
+    question_id = fields.Integer(required=True)
+    question = fields.String(required=True)
+    question_type = fields.String(required=True, metadata={"example": "MULTIPLE_CHOICE:SINGLE"})
+    answers = fields.List(fields.Nested(AnswerOptionSchema), required=True)
+
+
+# --- load-data records (DESIGN §6). ---
+
+ID = {"strict": True, "required": True, "validate": validate.Range(min=1, max=BIGINT_MAX)}
+TEXT = {"required": True, "validate": validate.Length(min=1)}
+
+
+class QuestionRecordSchema(Schema):
+    question_id = fields.Integer(**ID)
+    question = fields.String(**TEXT)
+    question_type = fields.String(**TEXT)
+    country_id = fields.Integer(**ID)
+    category = fields.String(**TEXT)
+    image_url = fields.Url(allow_none=True, load_default=None)
+    answers = fields.List(fields.Nested(AnswerOptionSchema), required=True)
+
+
+class CheckAnswerRecordSchema(Schema):
+    question_id = fields.Integer(**ID)
+    answer = fields.String(required=True, allow_none=True)
+    score = fields.String(required=True, allow_none=True)
+    evidence_image_url = fields.Url(required=True, allow_none=True)
+    # When left out: from the check as stored, else from the catalogue (see questioner.py).
+    question = fields.String(validate=validate.Length(min=1))
+    category = fields.String(validate=validate.Length(min=1))
+    image_url = fields.Url(allow_none=True)
+
+
+class CheckRecordSchema(Schema):
+    id = fields.Integer(**ID)
+    rider_id = fields.Integer(**ID)
+    rider_name = fields.String(**TEXT)
+    third_party_logistics = fields.String(**TEXT)
+    recorder_id = fields.Integer(**ID)
+    check_date = fields.DateTime(format="%Y-%m-%d %H:%M:%S", required=True)
+    timezone = fields.String(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Regexp(
+            r"UTC[+-](0[0-9]|1[0-4]):[0-5][0-9]\Z", error="must look like UTC+04:00"
+        ),
+    )
+    country_code = fields.String(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Regexp(r"[A-Z]{2}\Z", error="must be two capital letters, e.g. AE"),
+    )
+    id_validation = fields.Boolean(required=True, truthy={True}, falsy={False})
+    license_plate = fields.Boolean(required=True, truthy={True}, falsy={False})
+    reported_items = fields.List(fields.Raw(), required=True, allow_none=True)
+    answers = fields.List(fields.Nested(CheckAnswerRecordSchema), required=True)

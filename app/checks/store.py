@@ -1,0 +1,103 @@
+"""The SQL of Family A, run."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+import asyncpg
+import orjson
+
+from app.core import sql
+
+SQL = sql.load(
+    "checks",
+    "force_custom_plans",
+    "select_checks",
+    "select_questions",
+    "select_question_snapshots",
+    "select_check_answers",
+    "upsert_questions",
+    "upsert_checks",
+)
+
+# One round trip to PostgreSQL per FETCH_ROWS checks (~2 kB each): ~0.5 MB held at a time.
+FETCH_ROWS = 256
+
+# In the order of select_checks.sql's parameters.
+CHECK_FILTERS = (
+    "recorder_id",
+    "rider_id",
+    "check_date_from",
+    "check_date_to",
+    "is_validation",
+    "license_plate",
+)
+
+
+@contextlib.asynccontextmanager
+async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIterator[Any]:
+    """Batches of rendered checks (1-column rows of JSON text) in ID order, read through a
+    server-side cursor. Leaving the context ends the transaction, which closes the cursor:
+    the query stops even when the batches were not read to the end."""
+    async with pool.acquire() as conn, conn.transaction(readonly=True):
+        await conn.execute(SQL.force_custom_plans)
+        cursor = await conn.cursor(SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS))
+
+        async def batches():
+            while rows := await cursor.fetch(FETCH_ROWS):
+                yield rows
+
+        async with contextlib.aclosing(batches()) as iterator:
+            yield iterator
+
+
+async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[asyncpg.Record]:
+    return await pool.fetch(SQL.select_questions, country_id)
+
+
+async def catalogue_snapshots(
+    conn: asyncpg.Connection, question_ids: Iterable[int]
+) -> dict[int, dict]:
+    """question_id -> {question, category, imageUrl} as the catalogue has it now."""
+    rows = await conn.fetch(SQL.select_question_snapshots, list(question_ids))
+    return {
+        row["question_id"]: {
+            "question": row["question"], "category": row["category"], "imageUrl": row["image_url"]
+        }
+        for row in rows
+    }
+
+
+async def stored_questioners(
+    conn: asyncpg.Connection, check_ids: Iterable[int]
+) -> dict[int, list[dict]]:
+    """check id -> its stored Questioner array, for the checks that exist."""
+    rows = await conn.fetch(SQL.select_check_answers, list(check_ids))
+    return {row["id"]: row["answers"] for row in rows}
+
+
+async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> None:
+    if not records:
+        return
+    await conn.execute(
+        SQL.upsert_questions,
+        *_columns(records, ("question_id", "question", "question_type", "country_id", "category",
+                            "image_url")),
+        [orjson.dumps(record["answers"]).decode() for record in records],
+    )
+
+
+async def upsert_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
+    """`rows`: (id, rider_id, rider_name, third_party_logistics, recorder_id, check_date
+    (naive local datetime), timezone, country_code, id_validation, license_plate,
+    reported_items JSON text or None, Questioner JSON text)."""
+    if not rows:
+        return
+    await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows)))
+
+
+def _columns(records: list[dict], names: tuple[str, ...]) -> list[list]:
+    return [[record[name] for record in records] for name in names]
+

@@ -1,0 +1,80 @@
+"""A JSON array streamed from a database cursor, in constant memory.
+
+Each row is one element's JSON text (PostgreSQL renders it), so the server only joins text:
+rows arrive in batches and leave in chunks of about CHUNK_CHARS characters. Whatever the
+number of rows, at most one batch and one chunk are held.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+
+import structlog
+from aiohttp import web
+
+from app.core.middleware import REQUEST_ID_HEADER
+
+log = structlog.get_logger("app.checks")
+
+# Tens of kB a write: few enough writes to be cheap, small enough to keep memory flat.
+CHUNK_CHARS = 64 * 1024
+
+Batches = AsyncIterator[Sequence[Sequence[str]]]
+
+
+async def _next(batches: Batches) -> Sequence[Sequence[str]]:
+    """The next batch, or () at the end. (On CPython 3.11, `anext(batches, ())` awaited inside
+    the async generator below raised SystemError at the end of `batches`.)"""
+    try:
+        return await batches.__anext__()
+    except StopAsyncIteration:
+        return ()
+
+
+async def _chunks(batches: Batches, first: Sequence[Sequence[str]]) -> AsyncIterator[str]:
+    """The array's text in pieces of about CHUNK_CHARS; `first` is the batch already fetched."""
+    opening, pending, size = "[", [], 0
+    batch = first
+    while batch:
+        for (text,) in batch:
+            pending.append(text)
+            size += len(text)
+            if size >= CHUNK_CHARS:
+                yield opening + ",".join(pending)
+                opening, pending, size = ",", [], 0
+        batch = await _next(batches)
+    yield opening + ",".join(pending) + "]" if pending or opening == "[" else "]"
+
+
+async def stream_array(request: web.Request, batches: Batches) -> web.StreamResponse:
+    """Answer 200 with the JSON array of the elements in `batches` (lists of 1-column rows).
+
+    The first batch is fetched before the status line is sent, so a failing query still
+    answers a proper error. After that, a client that goes away ends the stream quietly (the
+    caller then leaves its transaction, which closes the cursor and ends the query); any other
+    failure cuts the connection, so the client sees a broken body rather than a short but
+    valid array, and is raised.
+    """
+    first = await _next(batches)
+    response = web.StreamResponse(
+        headers={REQUEST_ID_HEADER: structlog.contextvars.get_contextvars().get("request_id", "")}
+    )
+    response.content_type = "application/json"
+    response.charset = "utf-8"
+    await response.prepare(request)
+    sent = 0
+    try:
+        async with contextlib.aclosing(_chunks(batches, first)) as chunks:
+            async for chunk in chunks:
+                await response.write(chunk.encode())
+                sent += len(chunk)
+        await response.write_eof()
+    except ConnectionError:
+        # Only the response's writes raise it: the database driver has its own errors.
+        log.info("client went away mid-stream", path=request.path, sent_chars=sent)
+    except BaseException:
+        if request.transport is not None:
+            request.transport.close()
+        raise
+    return response

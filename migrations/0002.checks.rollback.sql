@@ -1,0 +1,2 @@
+DROP TABLE checks;
+DROP TABLE questions;

@@ -1,0 +1,101 @@
+"""load-data sections `questions` and `checks`: validation messages, upsert, snapshots."""
+
+import pytest
+
+from app.core.loader import LoadError
+from tests.checks.data import answer, check, load, question
+
+
+async def snapshot(db):
+    return [
+        tuple(row)
+        for row in await db.fetch(
+            "SELECT 'q', question_id, xmin::text FROM questions"
+            " UNION ALL SELECT 'c', id, xmin::text FROM checks ORDER BY 1, 2"
+        )
+    ]
+
+
+async def test_loading_twice_changes_nothing(db):
+    document = {
+        "questions": [question(1), question(2, image_url=None)],
+        "checks": [check(1, answers=[answer(2), answer(1)], reported_items=["bag"]),
+                   check(2, timezone=None, country_code=None)],
+    }
+    assert await load(db, **document) == {"questions": 2, "checks": 2}
+    before = await snapshot(db)
+    assert await load(db, **document) == {"questions": 2, "checks": 2}
+    assert await snapshot(db) == before  # same rows, not even rewritten (same xmin)
+
+
+async def test_a_changed_record_is_updated(db):
+    await load(db, questions=[question(1)], checks=[check(1)])
+    await load(db, questions=[question(1, country_id=4)], checks=[check(1, rider_name="New")])
+    assert await db.fetchval("SELECT country_id FROM questions") == 4
+    assert await db.fetchval("SELECT rider_name FROM checks") == "New"
+
+
+async def test_omitted_answer_fields_come_from_the_catalogue_given_ones_win(db):
+    await load(
+        db,
+        questions=[question(1), question(2)],
+        checks=[check(1, answers=[
+            answer(1),
+            answer(2, question="As asked", category="Asked", image_url=None),
+            answer(3, question="Not in catalogue", category="Other", image_url=None),
+        ])],
+    )
+    stored = await db.fetchval("SELECT answers FROM checks")
+    assert [(e["question"], e["category"], e["imageUrl"]) for e in stored] == [
+        ("Question 1?", "Safety", "https://cdn.example.com/q/1.png"),
+        ("As asked", "Asked", None),
+        ("Not in catalogue", "Other", None),
+    ]
+
+
+async def test_reloading_a_check_keeps_its_snapshot_after_the_catalogue_changed(db):
+    await load(db, questions=[question(1)], checks=[check(1)])
+    await load(db, questions=[question(1, question="Reworded?")])
+    await load(db, checks=[check(1, rider_name="Corrected")])
+    [entry] = await db.fetchval("SELECT answers FROM checks")
+    assert entry["question"] == "Question 1?"
+
+
+INVALID = [
+    ({"questions": [question(1), {**question(2), "question_id": None}]},
+     "questions[1].question_id"),
+    ({"questions": [question(1), question(1)]}, "questions[1].question_id"),
+    ({"questions": [question(1, answers=[{"name": "Yes"}])]},
+     "questions[0].answers[0].name_ar"),
+    ({"questions": [question(1, image_url="not a url")]}, "questions[0].image_url"),
+    ({"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
+     "questions[0].country_id"),
+    ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]},
+     "checks[1].check_date"),
+    ({"checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
+    ({"checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
+    ({"checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
+    ({"checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
+    ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
+    ({"checks": [check(1), check(1)]}, "checks[1].id"),
+    ({"checks": [check(1, answers=[answer(1), answer(1)])]},
+     "checks[0].answers[1].question_id"),
+    ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
+    ({"checks": [check(1, answers=[answer(1, question="")])]},
+     "checks[0].answers[0].question"),
+    ({"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
+     "checks[1].answers[0].question"),
+    ({"questions": [question(1)],
+      "checks": [check(1, answers=[answer(1), answer(9, question="Q", image_url=None)])]},
+     "checks[0].answers[1].category"),
+]
+
+
+async def test_invalid_record_names_section_index_and_field_and_writes_nothing(db):
+    # Each case leaves the database empty, so one database serves them all.
+    for document, where in INVALID:
+        with pytest.raises(LoadError) as error:
+            await load(db, **document)
+        assert str(error.value).startswith(f"document: {where}: "), (where, str(error.value))
+        assert await db.fetchval("SELECT count(*) FROM questions") == 0, where
+        assert await db.fetchval("SELECT count(*) FROM checks") == 0, where
