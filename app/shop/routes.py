@@ -1,5 +1,307 @@
-"""HTTP handlers of the shop family."""
+"""HTTP handlers of the shop family (spec Family B, DESIGN §4)."""
+
+from __future__ import annotations
 
 from aiohttp import web
 
+from app.core.auth import shop_key
+from app.core.errors import ApiError
+from app.core.http import BULK_BODY_LIMIT, json_response, read_json
+from app.core.keys import POOL, SETTINGS
+from app.core.openapi import ShopErrorSchema, operation
+from app.shop import importing, paging, store
+from app.shop import laravel as lv
+from app.shop.schemas import (
+    MAX_IMPORT,
+    MAX_PAGE,
+    ExchangeOrderSchema,
+    FindByEmailQuerySchema,
+    FoundUserSchema,
+    ImportRequestSchema,
+    ImportResultSchema,
+    KitSchema,
+    KitWriteSchema,
+    OrdersQuerySchema,
+    ProductSchema,
+    ProductsQuerySchema,
+    ReviewResultSchema,
+    ReviewSchema,
+    UserPageSchema,
+    UsersQueryDoc,
+    UsersQuerySchema,
+)
+
 routes = web.RouteTableDef()
+
+AUTH_ERRORS = {
+    401: ("The api-key header is missing", ShopErrorSchema),
+    403: ("The api-key header is wrong", ShopErrorSchema),
+    503: ("The key is not configured on this server", ShopErrorSchema),
+}
+INVALID = (422, ("Validation error: `message` is the first text, `errors` maps each field to "
+                 "its texts (Laravel wording)", ShopErrorSchema))
+USER_NOT_FOUND = "User not found."
+
+FIND_BY_EMAIL = FindByEmailQuerySchema()
+KIT_WRITE = KitWriteSchema()
+USERS_QUERY = UsersQuerySchema()
+ORDERS_QUERY = OrdersQuerySchema()
+REVIEW = ReviewSchema()
+
+
+def _responses(ok: tuple[str, object], *others: tuple[int, tuple[str, object]]) -> dict:
+    return {200: ok, **AUTH_ERRORS, **dict(others)}
+
+
+def _query(request: web.Request) -> dict[str, str]:
+    # A repeated parameter counts once, with its last value.
+    return dict(request.query.items())
+
+
+async def _body(request: web.Request, limit: int | None = None) -> dict:
+    """The JSON body as an object; any other JSON value validates like an empty object."""
+    body = await (read_json(request, limit) if limit else read_json(request))
+    return body if isinstance(body, dict) else {}
+
+
+@routes.post("/api/import/users")
+@operation(
+    summary="Create or update users in bulk",
+    tag="Shop",
+    security="shop_import",
+    request=ImportRequestSchema,
+    request_example={"users": [{"email": "ana@example.com", "ridehail_id": 4711, "first_name": "Ana",
+                                "last_name": "Silva", "partner_name": "Fleet One", "active": 1}]},
+    responses=_responses(("Per-record results (a failed record never rolls back another)",
+                          ImportResultSchema), INVALID),
+    description=(
+        f"`users` holds 1 to {MAX_IMPORT} records, else 422. Each record needs `email` (a valid "
+        "address, stored lower-cased), `first_name`, `last_name`, `partner_name` and `active` "
+        "(0 or 1); `id`, `ridehail_id` (an integer or a string of digits) and `agency_id` are "
+        "optional. A record with `id` updates that user; an omitted `ridehail_id`/`agency_id` "
+        "keeps the stored value, an explicit null clears it. Records are saved in request order, "
+        "each in its own savepoint, so a later record sees (and can conflict with) an earlier one "
+        "of the same request. A record's `error` is the first problem in this order: field "
+        "validation (Laravel text, e.g. `The email field is required.`), `Partner not found: "
+        "<name>.`, `User not found for id: <id>.`, `Email already belongs to a different user.`, "
+        "`ridehail_id already belongs to a different user.`, `agency_id already belongs to a "
+        "different user.` `failed` entries repeat the record's `id`, `ridehail_id` (string) and "
+        "`email` as sent. A body that is not valid JSON answers 400."
+    ),
+)
+@shop_key("shop_import_api_key")
+async def import_users(request: web.Request) -> web.Response:
+    body = await _body(request, BULK_BODY_LIMIT)
+    if errors := importing.batch_errors(body):
+        raise lv.unprocessable(errors)
+    records = body["users"]
+    invalid, payloads, emails = {}, [], {}
+    for index, record in enumerate(records):
+        payload, error = importing.first_field_error(record)
+        if error is not None:
+            invalid[index] = error
+        else:
+            payloads.append({"index": index, **payload})
+            emails[index] = payload["email"]
+    saved = await store.import_users(request.app[POOL], payloads) if payloads else []
+    return json_response(
+        {"success": True, "results": importing.results(records, invalid, saved, emails)}
+    )
+
+
+@routes.get("/api/users/find-by-email", allow_head=False)
+@operation(
+    summary="Find a user's internal ID by email",
+    tag="Shop",
+    security="shop_import",
+    query=FindByEmailQuerySchema,
+    responses=_responses(("The user", FoundUserSchema),
+                         (404, (f"No user has this email: `{USER_NOT_FOUND}`", ShopErrorSchema)),
+                         INVALID),
+    description="The email is compared case-insensitively; inactive users are found too.",
+)
+@shop_key("shop_import_api_key")
+async def find_by_email(request: web.Request) -> web.Response:
+    query = lv.load(FIND_BY_EMAIL, _query(request))
+    user = await store.find_by_email(request.app[POOL], query["email"])
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return json_response({"success": True, "user_id": user["id"], "ridehail_id": user["ridehail_id"],
+                          "agency_id": user["agency_id"]})
+
+
+@routes.get("/api/products", allow_head=False)
+@operation(
+    summary="List available products",
+    tag="Shop",
+    security="shop_import",
+    query=ProductsQuerySchema,
+    responses=_responses(("Products ordered by id", ProductSchema(many=True))),
+    description=("Only products flagged available and not deleted. With `partner_name` (exact), "
+                 "only the products linked to that partner; an unknown partner gives `[]`."),
+)
+@shop_key("shop_import_api_key")
+async def products(request: web.Request) -> web.Response:
+    return json_response(await store.products(request.app[POOL], request.query.get("partner_name")))
+
+
+def _user_id(request: web.Request) -> int:
+    raw = request.match_info["user"]
+    if not raw.isdigit() or int(raw) >= 2**63:
+        raise ApiError(404, USER_NOT_FOUND)
+    return int(raw)
+
+
+KIT_DESCRIPTION = (
+    "With FEATURE_USER_PRODUCT_KIT=1 each user has an own kit; with 0 the user's kit is their "
+    "partner's kit. Entries are ordered by `product_id`. `channel` is the channel of the user's "
+    "most recently assigned unit of the product, null when none is assigned."
+)
+
+
+@routes.get("/api/users/{user}/kit", allow_head=False)
+@operation(
+    summary="A user's kit",
+    tag="Shop",
+    security="shop_import",
+    responses=_responses(("The kit", KitSchema),
+                         (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))),
+    description=KIT_DESCRIPTION,
+)
+@shop_key("shop_import_api_key")
+async def get_kit(request: web.Request) -> web.Response:
+    per_user = request.app[SETTINGS].feature_user_product_kit
+    kit = await store.kit(request.app[POOL], _user_id(request), per_user)
+    if kit is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return json_response({"success": True, "kit": kit})
+
+
+@routes.post("/api/users/{user}/kit")
+@operation(
+    summary="Add a product to a user's kit or change it",
+    tag="Shop",
+    security="shop_import",
+    request=KitWriteSchema,
+    request_example={"product_id": 12, "quantity": 2, "mandatory": True},
+    responses=_responses(
+        ("The user's whole kit after the write", KitSchema),
+        (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema)),
+        (409, ("Per-user kits are switched off (FEATURE_USER_PRODUCT_KIT=0)", ShopErrorSchema)),
+        INVALID,
+    ),
+    description=(
+        KIT_DESCRIPTION + " One call upserts one product: an existing entry takes the new "
+        "`quantity` (integer 1–1000) and `mandatory` (boolean); `product_id` must be an existing, "
+        "not deleted product (`The selected product id is invalid.`). An unknown user answers 404 "
+        "before the body is validated. While per-user kits are switched off the user's kit is "
+        "their partner's, which this endpoint does not change: it answers 409 and writes nothing."
+    ),
+)
+@shop_key("shop_import_api_key")
+async def save_kit_entry(request: web.Request) -> web.Response:
+    pool = request.app[POOL]
+    user_id = _user_id(request)
+    if not await store.user_exists(pool, user_id):
+        raise ApiError(404, USER_NOT_FOUND)
+    if not request.app[SETTINGS].feature_user_product_kit:
+        raise ApiError(409, "Per-user kits are switched off on this server "
+                            "(FEATURE_USER_PRODUCT_KIT=0): the user's kit is the partner's kit.")
+    entry = lv.load(KIT_WRITE, await _body(request))
+    if not await store.product_exists(pool, entry["product_id"]):
+        raise lv.unprocessable({"product_id": ["The selected product id is invalid."]})
+    kit = await store.save_kit_entry(pool, user_id, entry["product_id"], entry["quantity"],
+                                     entry["mandatory"])
+    return json_response({"success": True, "kit": kit})
+
+
+@routes.get("/api/users", allow_head=False)
+@operation(
+    summary="Page through users with their kits",
+    tag="Shop",
+    security="shop_import",
+    query=UsersQueryDoc,
+    responses=_responses(("A page of users", UserPageSchema), INVALID),
+    description=(
+        "Active users with a `ridehail_id` and/or an `agency_id`, ordered by `id`. `kit` is the "
+        "whole kit; an entry is in `existing_kit` (with `channel`) when the user owns (units "
+        "assigned) at least the required quantity, else in `available_kit`. `limit` out of 1–200 "
+        "is clamped, a non-numeric one means 200; a non-numeric or non-positive `page` means 1. "
+        "`email` matches case-insensitively. Booleans take 1/true/0/false. A non-integer `id` or "
+        "product id, or another boolean value, answers 422. Page URLs are absolute and keep every "
+        "query parameter but `page`; `from`/`to` are null on an empty page."
+    ),
+)
+@shop_key("shop_import_api_key")
+async def list_users(request: web.Request) -> web.Response:
+    query = _query(request)
+    filters = lv.load(USERS_QUERY, query)
+    limit = paging.lenient_int(query.get("limit"), MAX_PAGE, 1, MAX_PAGE)
+    page = paging.lenient_int(query.get("page"), 1, 1, None)
+    total, users = await store.users_page(
+        request.app[POOL], request.app[SETTINGS].feature_user_product_kit, limit,
+        min((page - 1) * limit, paging.MAX_OFFSET), filters,
+    )
+    return json_response(paging.envelope(request.url, page, limit, total, users))
+
+
+@routes.get("/api/v1/exchanges/orders", allow_head=False)
+@operation(
+    summary="List exchange orders",
+    tag="Shop",
+    security="shop_orders",
+    query=OrdersQuerySchema,
+    responses=_responses(("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID),
+    description=(
+        "Orders that have an exchange request, ordered by `order_timestamp` then `order_id`. "
+        "`*_from`/`*_to` are inclusive UNIX seconds. `country` matches the shipping address "
+        "country case-insensitively, `city` is a case-insensitive substring of the shipping "
+        "city, `tracking` matches any tracking number the order ever had. `limit` 1–200 "
+        "(default 200), `page` from 1; with `skip` (which requires `limit`) the offset is `skip` "
+        "and `page` is ignored. An invalid value answers 422. Amounts are 2-decimal strings over "
+        "items with a bag; `paid_in_eur` is `\"\"` when the currency has no rate. With "
+        "FEATURE_TIER_DISCOUNT=0, `loyalty_discount_percent` and `total_savings` are `\"\"` and "
+        "`ridehail_tier` is `-`. `shipment` is always `Standard` (spec); the `shipment` filter "
+        "reads the order's stored shipment type."
+    ),
+)
+@shop_key("shop_orders_api_key")
+async def list_exchange_orders(request: web.Request) -> web.Response:
+    query = lv.load(ORDERS_QUERY, _query(request))
+    limit = query.get("limit", MAX_PAGE)
+    offset = query["skip"] if "skip" in query else (query.get("page", 1) - 1) * limit
+    offset = min(offset, paging.MAX_OFFSET)
+    orders = await store.exchange_orders(
+        request.app[POOL], request.app[SETTINGS].feature_tier_discount, limit, offset, query
+    )
+    return json_response(orders)
+
+
+@routes.post("/api/v1/exchanges/review")
+@operation(
+    summary="Approve or deny an exchange",
+    tag="Shop",
+    security="shop_orders",
+    request=ReviewSchema,
+    request_example={"order_id": 100234, "status": "approved"},
+    responses=_responses(
+        ("The decision", ReviewResultSchema),
+        (404, ("No exchange request for this order: `Exchange order not found.`", ShopErrorSchema)),
+        (409, ("The exchange was already decided the other way; a decision is final",
+               ShopErrorSchema)),
+        INVALID,
+    ),
+    description=("A pending exchange becomes approved or denied. Sending the same decision again "
+                 "answers 200 and changes nothing; the opposite decision answers 409. Of two "
+                 "concurrent opposite reviews exactly one wins."),
+)
+@shop_key("shop_orders_api_key")
+async def review_exchange(request: web.Request) -> web.Response:
+    review = lv.load(REVIEW, await _body(request))
+    status = await store.review_exchange(request.app[POOL], review["order_id"], review["status"])
+    if status is None:
+        raise ApiError(404, "Exchange order not found.")
+    if status != review["status"]:
+        raise ApiError(409, f"The exchange was already {status}; a decision is final.")
+    return json_response({"success": True, "order_id": review["order_id"],
+                          "exchange_status": status.capitalize()})
