@@ -39,6 +39,8 @@ class _Integer(fields.Integer):
     """An integer the database can hold: a larger one is "not an integer" rather than a crash."""
 
     def _validated(self, value):
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
         number = super()._validated(value)
         if not -BIGINT <= number < BIGINT:
             raise self.make_error("invalid")
@@ -59,8 +61,24 @@ def boolean(name: str, **kwargs: Any) -> fields.Boolean:
     )
 
 
-def email(name: str, **kwargs: Any) -> fields.Email:
-    return fields.Email(error_messages=_messages(name, "a valid email address"), **kwargs)
+def filled(name: str, high: int = 255) -> list:
+    """Non-empty (an empty string counts as missing, as in Laravel) and at most `high` long."""
+
+    def not_empty(value: str) -> None:
+        if not value.strip():
+            raise ValidationError(required(name))
+
+    too_long = f"The {label(name)} field must not be greater than {high} characters."
+    return [not_empty, validate.Length(max=high, error=too_long)]
+
+
+def email(name: str, **kwargs: Any) -> fields.String:
+    """A required, filled, valid email address; the texts come in that order."""
+    invalid = f"The {label(name)} field must be a valid email address."
+    return fields.String(
+        required=True, error_messages=_messages(name, "a string"),
+        validate=[*filled(name), validate.Email(error=invalid)], **kwargs,
+    )
 
 
 def between(name: str, low: int, high: int) -> validate.Range:

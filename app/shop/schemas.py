@@ -16,17 +16,6 @@ STATUS_FILTERS = ("processing", "sent", "delivered", "cancelled")
 PAYMENT_FILTERS = ("paid_in_one", "fully_paid", "in_progress", "failed")
 
 
-def _filled(name: str, high: int = 255) -> list:
-    """Non-empty (an empty string counts as missing, as in Laravel) and at most `high` long."""
-
-    def not_empty(value: str) -> None:
-        if not value.strip():
-            raise ValidationError(lv.required(name))
-
-    too_long = f"The {lv.label(name)} field must not be greater than {high} characters."
-    return [not_empty, validate.Length(max=high, error=too_long)]
-
-
 class RidehailId(fields.Field):
     """An integer or a string of digits, kept as the string of its integer value."""
 
@@ -43,24 +32,22 @@ class ImportRecordSchema(Schema):
         unknown = EXCLUDE
 
     id = lv.integer("id", validate=lv.at_least("id", 1), allow_none=True)
-    email = lv.email("email", required=True, validate=_filled("email"))
+    email = lv.email("email")
     ridehail_id = RidehailId(allow_none=True, metadata={"type": "integer"})
-    first_name = lv.string("first_name", required=True, validate=_filled("first_name"))
-    last_name = lv.string("last_name", required=True, validate=_filled("last_name"))
-    partner_name = lv.string("partner_name", required=True, validate=_filled("partner_name"))
-    agency_id = lv.string("agency_id", allow_none=True, validate=_filled("agency_id"))
+    first_name = lv.string("first_name", required=True, validate=lv.filled("first_name"))
+    last_name = lv.string("last_name", required=True, validate=lv.filled("last_name"))
+    partner_name = lv.string("partner_name", required=True, validate=lv.filled("partner_name"))
+    agency_id = lv.string("agency_id", allow_none=True, validate=lv.filled("agency_id"))
     active = lv.integer(
         "active", required=True, validate=validate.OneOf((0, 1), error="The selected active is invalid.")
     )
 
 
 class ImportRequestSchema(Schema):
-    users = fields.List(fields.Dict(), required=True, metadata={
-        "description": f"1 to {MAX_IMPORT} user import records (see ImportRecord)."})
+    """The documented request; the handler validates each record on its own."""
 
-
-class ImportRecordDoc(ImportRecordSchema):
-    """The documented shape of one import record."""
+    users = fields.List(fields.Nested(ImportRecordSchema), required=True,
+                        metadata={"description": f"1 to {MAX_IMPORT} user import records."})
 
 
 class ImportedUserSchema(Schema):
@@ -95,7 +82,7 @@ class FindByEmailQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    email = lv.string("email", required=True, validate=_filled("email"))
+    email = lv.string("email", required=True, validate=lv.filled("email"))
 
 
 class FoundUserSchema(Schema):
