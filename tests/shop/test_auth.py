@@ -11,37 +11,35 @@ IMPORT_ENDPOINTS = [
     ("GET", "/api/users"),
 ]
 ORDERS_ENDPOINTS = [("GET", "/api/v1/exchanges/orders"), ("POST", "/api/v1/exchanges/review")]
-ALL = [(m, p, "SHOP_IMPORT_API_KEY", "test-import-key", "test-orders-key") for m, p in IMPORT_ENDPOINTS] + [
-    (m, p, "SHOP_ORDERS_API_KEY", "test-orders-key", "test-import-key") for m, p in ORDERS_ENDPOINTS]
+GROUPS = {
+    "import": (IMPORT_ENDPOINTS, "SHOP_IMPORT_API_KEY", "test-import-key", "test-orders-key"),
+    "orders": (ORDERS_ENDPOINTS, "SHOP_ORDERS_API_KEY", "test-orders-key", "test-import-key"),
+}
 
 
-@pytest.mark.parametrize(("method", "path", "variable", "key", "other_key"), ALL)
-async def test_missing_key_is_401(client, method, path, variable, key, other_key):
-    response = await client.request(method, path, json={})
-    assert response.status == 401
-    body = await response.json()
-    assert body["success"] is False and body["message"]
+@pytest.mark.parametrize("group", GROUPS)
+async def test_missing_401_wrong_403_right_passes(client, group):
+    endpoints, _, key, other_key = GROUPS[group]
+    for method, path in endpoints:
+        missing = await client.request(method, path, json={})
+        assert missing.status == 401, path
+        body = await missing.json()
+        assert body["success"] is False and body["message"]
+        # The other family's key is as wrong as any other value.
+        for wrong in ("nope", other_key):
+            response = await client.request(method, path, json={}, headers={"api-key": wrong})
+            assert response.status == 403, path
+            assert (await response.json())["success"] is False
+        right = await client.request(method, path, json={}, headers={"api-key": key})
+        assert right.status not in (401, 403, 503), path
 
 
-@pytest.mark.parametrize(("method", "path", "variable", "key", "other_key"), ALL)
-async def test_wrong_key_is_403_and_the_other_familys_key_is_wrong(client, method, path, variable,
-                                                                  key, other_key):
-    for wrong in ("nope", other_key):
-        response = await client.request(method, path, json={}, headers={"api-key": wrong})
-        assert response.status == 403
-        assert (await response.json())["success"] is False
-
-
-@pytest.mark.parametrize(("method", "path", "variable", "key", "other_key"), ALL)
-async def test_unconfigured_key_is_503(make_client, method, path, variable, key, other_key):
+@pytest.mark.parametrize("group", GROUPS)
+async def test_unconfigured_key_is_503(make_client, group):
+    endpoints, variable, key, _ = GROUPS[group]
     client = await make_client(**{variable: None})
-    response = await client.request(method, path, json={}, headers={"api-key": key})
-    assert response.status == 503
-    body = await response.json()
-    assert body["success"] is False and variable in body["message"]
-
-
-@pytest.mark.parametrize(("method", "path", "variable", "key", "other_key"), ALL)
-async def test_right_key_passes_the_guard(client, method, path, variable, key, other_key):
-    response = await client.request(method, path, json={}, headers={"api-key": key})
-    assert response.status not in (401, 403, 503)
+    for method, path in endpoints:
+        response = await client.request(method, path, json={}, headers={"api-key": key})
+        assert response.status == 503, path
+        body = await response.json()
+        assert body["success"] is False and variable in body["message"]

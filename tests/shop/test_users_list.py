@@ -84,7 +84,7 @@ async def test_inactive_users_and_users_without_ids_are_left_out(client, people)
     assert await ids(client) == [1, 2, 3, 4, 5, 6]
 
 
-@pytest.mark.parametrize(("query", "expected"), [
+FILTER_CASES = [
     ("partner_name=Other", [5]),
     ("partner_name=Nobody", []),
     ("agency_id=AG-6", [6]),
@@ -108,11 +108,13 @@ async def test_inactive_users_and_users_without_ids_are_left_out(client, people)
     ("existing_product_id=1&available_product_id=2", [1]),
     ("partner_name=Fleet&existing_product_id=1&ridehail_id=1002", [2]),
     ("agency_id=AG-1&email=user2@example.com", []),
-])
-async def test_filters(client, people, query, expected):
-    body = await page(client, f"?{query}")
-    assert [u["id"] for u in body["data"]] == expected
-    assert body["total"] == len(expected)
+]
+
+
+async def test_filters_alone_and_combined(client, people):
+    for query, expected in FILTER_CASES:
+        body = await page(client, f"?{query}")
+        assert ([u["id"] for u in body["data"]], body["total"]) == (expected, len(expected)), query
 
 
 async def test_filters_in_partner_kit_mode(make_client, people):
@@ -129,25 +131,26 @@ async def test_filters_in_partner_kit_mode(make_client, people):
     assert body["data"][0]["available_kit"] == body["data"][0]["kit"]
 
 
-@pytest.mark.parametrize(("query", "errors"), [
+INVALID_CASES = [
     ("id=x", {"id": ["The id field must be an integer."]}),
     ("existing_product_id=1.5", {"existing_product_id": ["The existing product id field must be an integer."]}),
     ("available_product_id=a", {"available_product_id": ["The available product id field must be an integer."]}),
     ("existing_kit_empty=yes", {"existing_kit_empty": ["The existing kit empty field must be true or false."]}),
     ("available_kit_empty=2", {"available_kit_empty": ["The available kit empty field must be true or false."]}),
-])
-async def test_invalid_filter_values_are_422(client, people, query, errors):
-    response = await client.get(f"/api/users?{query}", headers=IMPORT)
-    assert response.status == 422
-    assert (await response.json())["errors"] == errors
+]
 
 
-@pytest.mark.parametrize(("limit", "per_page"), [
-    ("0", 1), ("-3", 1), ("500", 200), ("abc", 200), ("", 200), ("3", 3)])
-async def test_limit_is_clamped(client, people, limit, per_page):
-    body = await page(client, f"?limit={limit}")
-    assert body["per_page"] == per_page
-    assert len(body["data"]) == min(per_page, 6)
+async def test_invalid_filter_values_are_422(client, people):
+    for query, errors in INVALID_CASES:
+        response = await client.get(f"/api/users?{query}", headers=IMPORT)
+        assert response.status == 422, query
+        assert (await response.json())["errors"] == errors, query
+
+
+async def test_limit_is_clamped(client, people):
+    for limit, per_page in [("0", 1), ("-3", 1), ("500", 200), ("abc", 200), ("", 200), ("3", 3)]:
+        body = await page(client, f"?limit={limit}")
+        assert (body["per_page"], len(body["data"])) == (per_page, min(per_page, 6)), limit
 
 
 async def test_following_next_page_url_to_the_end_keeps_the_filters(client, people):
