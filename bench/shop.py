@@ -162,6 +162,17 @@ ORDER_FILTERS = {
 }
 
 
+def _measure_pages(base: str, path: str, cases: dict, key_name: str, target: float, note: str) -> bool:
+    """Best of 5 for a page of 200 under each case's parameters (after one warm-up call)."""
+    ok, key = True, BENCH_KEYS[key_name]
+    for name, query in cases.items():
+        url = f"{base}{path}?{urlencode({'limit': 200, **query})}"
+        _get(url, key)
+        ok &= report(f"GET {path} 200 ({name}, {note})",
+                     best_of(5, lambda u=url: _get(u, key)), target, "ms")
+    return ok
+
+
 def main() -> bool:
     url = fresh_database("bench_shop")
     started = time.perf_counter()
@@ -172,20 +183,12 @@ def main() -> bool:
     ok = True
     for per_user in ("1", "0"):
         with Server(url, FEATURE_USER_PRODUCT_KIT=per_user, FEATURE_TIER_DISCOUNT="1") as server:
-            key = BENCH_KEYS["SHOP_IMPORT_API_KEY"]
-            for name, query in USER_FILTERS.items():
-                target = f"{server.url}/api/users?{urlencode({'limit': 200, **query})}"
-                _get(target, key)
-                ok &= report(f"GET /api/users 200 ({name}, user kits={per_user})",
-                             best_of(5, lambda t=target: _get(t, key)), 100, "ms")
+            ok &= _measure_pages(server.url, "/api/users", USER_FILTERS, "SHOP_IMPORT_API_KEY",
+                                 100, f"user kits={per_user}")
             if per_user == "0":
                 continue
-            key = BENCH_KEYS["SHOP_ORDERS_API_KEY"]
-            for name, query in ORDER_FILTERS.items():
-                target = f"{server.url}/api/v1/exchanges/orders?{urlencode({'limit': 200, **query})}"
-                _get(target, key)
-                ok &= report(f"GET exchanges/orders 200 ({name})",
-                             best_of(5, lambda t=target: _get(t, key)), 150, "ms")
+            ok &= _measure_pages(server.url, "/api/v1/exchanges/orders", ORDER_FILTERS,
+                                 "SHOP_ORDERS_API_KEY", 150, "tier discount on")
             runs = iter(range(1, 6))
             ok &= report("POST /api/import/users 1,000 (half updates)",
                          best_of(3, lambda: _import_batch(server.url, next(runs))), 1500, "ms")

@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from app.shop import laravel as lv
 from app.shop.schemas import MAX_IMPORT, ImportRecordSchema
 
 RECORD = ImportRecordSchema()
@@ -30,7 +31,7 @@ def first_field_error(record: Any) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(record, dict):
         return None, NOT_AN_OBJECT
     try:
-        loaded = RECORD.load(record)
+        loaded = RECORD.load(lv.blanks_as_null(record))
     except ValidationError as exc:
         first = min(exc.messages, key=lambda name: FIELD_ORDER.index(name) if name in FIELD_ORDER else -1)
         texts = exc.messages[first]

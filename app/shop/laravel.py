@@ -16,6 +16,11 @@ TRUTHY = {True, 1, "1", "true"}
 FALSY = {False, 0, "0", "false"}
 
 
+def blanks_as_null(values: dict[str, Any]) -> dict[str, Any]:
+    """Laravel's ConvertEmptyStringsToNull: an empty string in a body is null."""
+    return {key: None if value == "" else value for key, value in values.items()}
+
+
 def label(name: str) -> str:
     return name.replace("_", " ")
 

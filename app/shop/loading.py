@@ -52,11 +52,14 @@ class ProductRecord(Schema):
     partners = fields.List(Text(), load_default=list)
 
 
-class PartnerKitRecord(Schema):
-    partner_name = Text(required=True)
+class KitRecord(Schema):
     product_id = fields.Integer(required=True)
     quantity = Quantity()
     mandatory = fields.Boolean(required=True)
+
+
+class PartnerKitRecord(KitRecord):
+    partner_name = Text(required=True)
 
 
 class UserRecord(Schema):
@@ -70,11 +73,8 @@ class UserRecord(Schema):
     active = fields.Integer(required=True, validate=validate.OneOf((0, 1)))
 
 
-class UserKitRecord(Schema):
+class UserKitRecord(KitRecord):
     user_id = fields.Integer(required=True)
-    product_id = fields.Integer(required=True)
-    quantity = Quantity()
-    mandatory = fields.Boolean(required=True)
 
 
 class UserProductRecord(Schema):

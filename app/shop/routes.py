@@ -54,14 +54,14 @@ def _responses(ok: tuple[str, object], *others: tuple[int, tuple[str, object]]) 
 
 
 def _query(request: web.Request) -> dict[str, str]:
-    # A repeated parameter counts once, with its last value.
-    return dict(request.query.items())
+    # A repeated parameter counts once, with its last value; an empty one is not sent.
+    return {key: value for key, value in request.query.items() if value != ""}
 
 
 async def _body(request: web.Request, limit: int | None = None) -> dict:
     """The JSON body as an object; any other JSON value validates like an empty object."""
     body = await (read_json(request, limit) if limit else read_json(request))
-    return body if isinstance(body, dict) else {}
+    return lv.blanks_as_null(body) if isinstance(body, dict) else {}
 
 
 @routes.post("/api/import/users")
@@ -142,7 +142,8 @@ async def find_by_email(request: web.Request) -> web.Response:
 )
 @shop_key("shop_import_api_key")
 async def products(request: web.Request) -> web.Response:
-    return json_response(await store.products(request.app[POOL], request.query.get("partner_name")))
+    partner_name = _query(request).get("partner_name")
+    return json_response(await store.products(request.app[POOL], partner_name))
 
 
 def _user_id(request: web.Request) -> int:

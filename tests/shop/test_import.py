@@ -49,8 +49,8 @@ async def test_updates_by_id_deactivates_and_keeps_omitted_optional_fields(clien
         " WHERE u.id = 7")
     assert (row["first_name"], row["partner"], row["active"], row["agency_id"], row["ridehail_id"]) \
         == ("New", "Other", False, "AG-7", "1007")
-    # Reactivation, and an explicit null clears an optional field.
-    await post(client, record(id=7, email="user7@example.com", active=1, agency_id=None))
+    # Reactivation, and an explicit null (or empty string, as in Laravel) clears an optional field.
+    await post(client, record(id=7, email="user7@example.com", active=1, agency_id=""))
     row = await shop.fetchrow("SELECT active, agency_id, ridehail_id FROM shop_users WHERE id = 7")
     assert (row["active"], row["agency_id"], row["ridehail_id"]) == (True, None, "555")
 

@@ -108,6 +108,7 @@ FILTER_CASES = [
     ("existing_product_id=1&available_product_id=2", [1]),
     ("partner_name=Fleet&existing_product_id=1&ridehail_id=1002", [2]),
     ("agency_id=AG-1&email=user2@example.com", []),
+    ("partner_name=&id=&existing_kit_empty=", [1, 2, 3, 4, 5, 6]),  # empty means not sent
 ]
 
 
