@@ -62,7 +62,7 @@ CREATE TABLE shop_user_kits (
     mandatory  boolean NOT NULL,
     PRIMARY KEY (user_id, product_id)
 );
-CREATE INDEX shop_user_kits_product ON shop_user_kits (product_id, user_id);
+CREATE INDEX shop_user_kits_product ON shop_user_kits (product_id, user_id) INCLUDE (quantity, mandatory);
 
 CREATE TABLE shop_currency_rates (
     currency text    PRIMARY KEY,
@@ -186,6 +186,7 @@ CREATE TABLE shop_owned (
     channel    text,
     PRIMARY KEY (user_id, product_id)
 );
+CREATE INDEX shop_owned_product ON shop_owned (product_id, user_id) INCLUDE (owned);
 
 -- The import (POST /api/import/users) of already field-validated records, in request order:
 -- each record runs in its own exception block, i.e. its own savepoint, so a failed record

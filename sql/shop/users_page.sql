@@ -4,9 +4,15 @@
 -- $5 agency_id, $6 ridehail_id, $7 email, $8 id, $9 existing_product_id,
 -- $10 available_product_id, $11 existing_kit_empty, $12 available_kit_empty (NULL: no filter).
 -- Listed users walk the primary key in id order; the kit-emptiness filters read the
--- counters kept on shop_users; the product filters semi-join shop_kit_entries, which uses
--- shop_user_kits_product / shop_partner_kits_product. Run with a custom plan per call.
-WITH matched AS NOT MATERIALIZED (
+-- counters kept on shop_users; the product filters read shop_kit_entries for one product
+-- (shop_user_kits_product / shop_partner_kits_product, shop_owned_product). Run with a
+-- custom plan per call, so that an absent filter drops out of the plan.
+WITH owning AS MATERIALIZED (
+    -- Computed once for the count and the page, and only when the filter is given.
+    SELECT e.user_id FROM shop_kit_entries($1, NULL) e WHERE e.product_id = $9 AND e.complete
+), missing AS MATERIALIZED (
+    SELECT e.user_id FROM shop_kit_entries($1, NULL) e WHERE e.product_id = $10 AND NOT e.complete
+), matched AS NOT MATERIALIZED (
     SELECT u.id, u.ridehail_id, u.agency_id, u.email, u.partner_id
     FROM shop_users u
     WHERE u.active
@@ -16,12 +22,8 @@ WITH matched AS NOT MATERIALIZED (
       AND ($6::text IS NULL OR u.ridehail_id = $6)
       AND ($7::text IS NULL OR u.email = lower($7))
       AND ($8::bigint IS NULL OR u.id = $8)
-      AND ($9::bigint IS NULL OR u.id IN (
-            SELECT e.user_id FROM shop_kit_entries($1, NULL) e
-            WHERE e.product_id = $9 AND e.complete))
-      AND ($10::bigint IS NULL OR u.id IN (
-            SELECT e.user_id FROM shop_kit_entries($1, NULL) e
-            WHERE e.product_id = $10 AND NOT e.complete))
+      AND ($9::bigint IS NULL OR u.id IN (SELECT user_id FROM owning))
+      AND ($10::bigint IS NULL OR u.id IN (SELECT user_id FROM missing))
       AND ($11::boolean IS NULL
            OR (CASE WHEN $1 THEN u.user_kit_owned ELSE u.partner_kit_owned END = 0) = $11)
       AND ($12::boolean IS NULL
