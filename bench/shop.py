@@ -168,7 +168,7 @@ def _measure_pages(base: str, path: str, cases: dict, key_name: str, target: flo
     for name, query in cases.items():
         url = f"{base}{path}?{urlencode({'limit': 200, **query})}"
         _get(url, key)
-        ok &= report(f"GET {path} 200 ({name}, {note})",
+        ok &= report(f"GET {path} ({name}{note})",
                      best_of(5, lambda u=url: _get(u, key)), target, "ms")
     return ok
 
@@ -184,11 +184,11 @@ def main() -> bool:
     for per_user in ("1", "0"):
         with Server(url, FEATURE_USER_PRODUCT_KIT=per_user, FEATURE_TIER_DISCOUNT="1") as server:
             ok &= _measure_pages(server.url, "/api/users", USER_FILTERS, "SHOP_IMPORT_API_KEY",
-                                 100, f"user kits={per_user}")
+                                 100, f", user kits={per_user}")
             if per_user == "0":
                 continue
             ok &= _measure_pages(server.url, "/api/v1/exchanges/orders", ORDER_FILTERS,
-                                 "SHOP_ORDERS_API_KEY", 150, "tier discount on")
+                                 "SHOP_ORDERS_API_KEY", 150, "")
             runs = iter(range(1, 6))
             ok &= report("POST /api/import/users 1,000 (half updates)",
                          best_of(3, lambda: _import_batch(server.url, next(runs))), 1500, "ms")
