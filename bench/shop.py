@@ -20,9 +20,11 @@ PRODUCTS = 50
 PARTNERS = 10
 
 DATA = [
-    f"INSERT INTO shop_partners (id, name) SELECT i, 'Partner ' || i FROM generate_series(1, {PARTNERS}) i",
+    f"""INSERT INTO shop_partners (id, name)
+        SELECT i, 'Partner ' || i FROM generate_series(1, {PARTNERS}) i""",
     f"""INSERT INTO shop_products (id, product_name, category_name, is_branded)
-        SELECT i, 'Product ' || i, 'Category ' || i % 5, i % 2 = 0 FROM generate_series(1, {PRODUCTS}) i""",
+        SELECT i, 'Product ' || i, 'Category ' || i % 5, i % 2 = 0
+        FROM generate_series(1, {PRODUCTS}) i""",
     f"""INSERT INTO shop_product_partners (partner_id, product_id)
         SELECT p, i FROM generate_series(1, {PARTNERS}) p, generate_series(1, {PRODUCTS}) i
         WHERE (i + p) % 3 <> 0""",
@@ -56,7 +58,8 @@ DATA = [
        WHERE ownership >= 2""",
     "INSERT INTO shop_currency_rates VALUES ('PLN', 0.2315), ('HUF', 0.00253), ('CZK', 0.0399)",
     "INSERT INTO shop_tiers VALUES ('gold', 'Gold', 10), ('silver', 'Silver', 5)",
-    f"""INSERT INTO shop_orders (order_id, created_at, user_id, partner_id, driver_id, ridehail_tier,
+    f"""INSERT INTO shop_orders (order_id, created_at, user_id, partner_id, driver_id,
+                                 ridehail_tier,
                                  order_type, shipment, currency, delivery_subsidization, addresses,
                                  tracking_numbers, payment_plan, installments_total,
                                  installments_paid, payment_failed, exchange_status)
@@ -72,7 +75,8 @@ DATA = [
                    'zip', '00-001', 'city', 'City ' || i % 300, 'street', 'Street',
                    'house_number', '1', 'floor', '', 'door', '', 'phone', '+48100200300')),
                ARRAY['TRK' || i, 'TRK-B' || i],
-               (ARRAY['one_time', 'pay_later', 'installments', 'installments', 'installments'])[1 + i / 5 % 5],
+               (ARRAY['one_time', 'pay_later', 'installments', 'installments',
+                      'installments'])[1 + i / 5 % 5],
                4, i / 5 % 5, i / 5 % 11 = 0,
                CASE WHEN i % 5 = 0 THEN (ARRAY['pending', 'approved', 'denied'])[1 + i / 5 % 3] END
         FROM generate_series(1, {ORDERS}) i""",
@@ -85,7 +89,8 @@ DATA = [
                                       subsidization, wyb_discount)
         SELECT i, n, (i + n) % {PRODUCTS} + 1, 1 + n, 10.5 + i % 40, (i + n) % 4 <> 0, 1.25, 0.5
         FROM generate_series(1, {ORDERS}) i, generate_series(0, 2) n""",
-    f"""INSERT INTO shop_exchange_products (order_id, position, product_id, wrong_size, reason, at, images)
+    f"""INSERT INTO shop_exchange_products (order_id, position, product_id, wrong_size, reason, at,
+                                            images)
         SELECT i, 0, i % {PRODUCTS} + 1, true, 'Too small',
                timestamptz '2024-01-01' + i * interval '5 minutes' + interval '9 days',
                ARRAY['https://images.example/' || i || '.jpg']
@@ -112,16 +117,36 @@ def _get(url: str, key: str) -> float:
 
 def _import_batch(base: str, run: int) -> float:
     """Milliseconds for 1,000 records: 500 updates of existing users, 500 new users."""
-    users = [{"id": 1000 * run + n, "email": f"user{1000 * run + n}@bench.example",
-              "ridehail_id": 5000000 + 1000 * run + n, "first_name": "Renamed", "last_name": "L",
-              "partner_name": "Partner 1", "active": 1} for n in range(1, 501)]
-    users += [{"email": f"new{run}-{n}@bench.example", "ridehail_id": 9000000 + 1000 * run + n,
-               "first_name": "New", "last_name": "User", "partner_name": "Partner 2", "active": 1}
-              for n in range(500)]
+    users = [
+        {
+            "id": 1000 * run + n,
+            "email": f"user{1000 * run + n}@bench.example",
+            "ridehail_id": 5000000 + 1000 * run + n,
+            "first_name": "Renamed",
+            "last_name": "L",
+            "partner_name": "Partner 1",
+            "active": 1,
+        }
+        for n in range(1, 501)
+    ]
+    users += [
+        {
+            "email": f"new{run}-{n}@bench.example",
+            "ridehail_id": 9000000 + 1000 * run + n,
+            "first_name": "New",
+            "last_name": "User",
+            "partner_name": "Partner 2",
+            "active": 1,
+        }
+        for n in range(500)
+    ]
     body = json.dumps({"users": users}).encode()
     request = urllib.request.Request(
-        f"{base}/api/import/users", data=body, method="POST",
-        headers={"api-key": BENCH_KEYS["SHOP_IMPORT_API_KEY"], "Content-Type": "application/json"})
+        f"{base}/api/import/users",
+        data=body,
+        method="POST",
+        headers={"api-key": BENCH_KEYS["SHOP_IMPORT_API_KEY"], "Content-Type": "application/json"},
+    )
     started = time.perf_counter()
     with urllib.request.urlopen(request) as response:
         result = json.loads(response.read())["results"]
@@ -144,8 +169,14 @@ USER_FILTERS = {
 
 ORDER_FILTERS = {
     "no filter": {},
-    "order_timestamp range": {"order_timestamp_from": "1717200000", "order_timestamp_to": "1719800000"},
-    "status_timestamp range": {"status_timestamp_from": "1717200000", "status_timestamp_to": "1719800000"},
+    "order_timestamp range": {
+        "order_timestamp_from": "1717200000",
+        "order_timestamp_to": "1719800000",
+    },
+    "status_timestamp range": {
+        "status_timestamp_from": "1717200000",
+        "status_timestamp_to": "1719800000",
+    },
     "delivery_timestamp range": {"delivery_timestamp_from": "1717200000"},
     "status=delivered": {"status": "delivered"},
     "payment_status=failed": {"payment_status": "failed"},
@@ -162,14 +193,17 @@ ORDER_FILTERS = {
 }
 
 
-def _measure_pages(base: str, path: str, cases: dict, key_name: str, target: float, note: str) -> bool:
+def _measure_pages(
+    base: str, path: str, cases: dict, key_name: str, target: float, note: str
+) -> bool:
     """Best of 5 for a page of 200 under each case's parameters (after one warm-up call)."""
     ok, key = True, BENCH_KEYS[key_name]
     for name, query in cases.items():
         url = f"{base}{path}?{urlencode({'limit': 200, **query})}"
         _get(url, key)
-        ok &= report(f"GET {path} ({name}{note})",
-                     best_of(5, lambda u=url: _get(u, key)), target, "ms")
+        ok &= report(
+            f"GET {path} ({name}{note})", best_of(5, lambda u=url: _get(u, key)), target, "ms"
+        )
     return ok
 
 
@@ -183,14 +217,30 @@ def main() -> bool:
     ok = True
     for per_user in ("1", "0"):
         with Server(url, FEATURE_USER_PRODUCT_KIT=per_user, FEATURE_TIER_DISCOUNT="1") as server:
-            ok &= _measure_pages(server.url, "/api/users", USER_FILTERS, "SHOP_IMPORT_API_KEY",
-                                 100, f", user kits={per_user}")
+            ok &= _measure_pages(
+                server.url,
+                "/api/users",
+                USER_FILTERS,
+                "SHOP_IMPORT_API_KEY",
+                100,
+                f", user kits={per_user}",
+            )
             if per_user == "0":
                 continue
-            ok &= _measure_pages(server.url, "/api/v1/exchanges/orders", ORDER_FILTERS,
-                                 "SHOP_ORDERS_API_KEY", 150, "")
+            ok &= _measure_pages(
+                server.url,
+                "/api/v1/exchanges/orders",
+                ORDER_FILTERS,
+                "SHOP_ORDERS_API_KEY",
+                150,
+                "",
+            )
             runs = iter(range(1, 6))
-            ok &= report("POST /api/import/users 1,000 (half updates)",
-                         best_of(3, lambda: _import_batch(server.url, next(runs))), 1500, "ms")
+            ok &= report(
+                "POST /api/import/users 1,000 (half updates)",
+                best_of(3, lambda: _import_batch(server.url, next(runs))),
+                1500,
+                "ms",
+            )
             ok &= report("server peak RSS", server.peak_rss_mb(), 1024, "MB")
     return ok

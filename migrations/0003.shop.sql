@@ -62,7 +62,8 @@ CREATE TABLE shop_user_kits (
     mandatory  boolean NOT NULL,
     PRIMARY KEY (user_id, product_id)
 );
-CREATE INDEX shop_user_kits_product ON shop_user_kits (product_id, user_id) INCLUDE (quantity, mandatory);
+CREATE INDEX shop_user_kits_product ON shop_user_kits (product_id, user_id)
+    INCLUDE (quantity, mandatory);
 
 CREATE TABLE shop_currency_rates (
     currency text    PRIMARY KEY,
@@ -85,12 +86,14 @@ CREATE TABLE shop_orders (
     driver_id              text    NOT NULL,
     ridehail_tier          text,
     order_type             text    NOT NULL CHECK (order_type IN ('normal', 'manual')),
-    shipment               text    NOT NULL CHECK (shipment IN ('standard', 'door_to_door', 'pickup')),
+    shipment               text    NOT NULL
+        CHECK (shipment IN ('standard', 'door_to_door', 'pickup')),
     currency               text    NOT NULL,
     delivery_subsidization numeric NOT NULL DEFAULT 0,
     addresses              json    NOT NULL DEFAULT '[]',  -- json keeps the fields' order
     tracking_numbers       text[]  NOT NULL DEFAULT '{}',
-    payment_plan           text    NOT NULL CHECK (payment_plan IN ('one_time', 'pay_later', 'installments')),
+    payment_plan           text    NOT NULL
+        CHECK (payment_plan IN ('one_time', 'pay_later', 'installments')),
     installments_total     integer NOT NULL DEFAULT 0,
     installments_paid      integer NOT NULL DEFAULT 0,
     payment_failed         boolean NOT NULL DEFAULT false,
@@ -117,18 +120,24 @@ CREATE TABLE shop_orders (
     wyb_total              numeric NOT NULL DEFAULT 0,
     has_bag                boolean NOT NULL DEFAULT false
 );
--- Only orders with an exchange request are ever listed: every list index is partial.
+-- Only orders with an exchange request are ever listed: every list index is partial. The
+-- low-cardinality filters (status group, payment, type, shipment, exchange status) are
+-- predicates checked while walking the created_at index: measured, an index on them gained
+-- nothing at 20,000 exchange orders.
 CREATE INDEX shop_orders_exchange_created ON shop_orders (created_at, order_id)
     WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_status_at ON shop_orders (status_at) WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_delivered ON shop_orders (delivered_at) WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_driver ON shop_orders (driver_id) WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_partner ON shop_orders (partner_id) WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_country ON shop_orders (shipping_country) WHERE exchange_status IS NOT NULL;
+CREATE INDEX shop_orders_exchange_status_at ON shop_orders (status_at)
+    WHERE exchange_status IS NOT NULL;
+CREATE INDEX shop_orders_exchange_delivered ON shop_orders (delivered_at)
+    WHERE exchange_status IS NOT NULL;
+CREATE INDEX shop_orders_exchange_driver ON shop_orders (driver_id)
+    WHERE exchange_status IS NOT NULL;
+CREATE INDEX shop_orders_exchange_partner ON shop_orders (partner_id)
+    WHERE exchange_status IS NOT NULL;
+CREATE INDEX shop_orders_exchange_country ON shop_orders (shipping_country)
+    WHERE exchange_status IS NOT NULL;
 CREATE INDEX shop_orders_exchange_tracking ON shop_orders USING gin (tracking_numbers)
     WHERE exchange_status IS NOT NULL;
-CREATE INDEX shop_orders_exchange_groups ON shop_orders
-    (status_group, payment_filter, order_type, shipment, exchange_status) WHERE exchange_status IS NOT NULL;
 
 CREATE TABLE shop_order_statuses (
     order_id bigint      NOT NULL REFERENCES shop_orders ON DELETE CASCADE,
@@ -174,7 +183,8 @@ CREATE TABLE shop_user_products (
     assigned_at timestamptz,
     channel     text CHECK (channel IN ('app', 'eshop', 'oms'))
 );
-CREATE INDEX shop_user_products_order ON shop_user_products (order_id, id) WHERE order_id IS NOT NULL;
+CREATE INDEX shop_user_products_order ON shop_user_products (order_id, id)
+    WHERE order_id IS NOT NULL;
 CREATE INDEX shop_user_products_user ON shop_user_products (user_id, product_id);
 
 -- Per user and product: units owned (assigned_at set) and the channel of the latest one.
@@ -236,7 +246,8 @@ BEGIN
                     last_name = r->>'last_name',
                     partner_id = partner,
                     active = (r->>'active')::integer = 1,
-                    ridehail_id = CASE WHEN r ? 'ridehail_id' THEN r->>'ridehail_id' ELSE u.ridehail_id END,
+                    ridehail_id = CASE WHEN r ? 'ridehail_id' THEN r->>'ridehail_id'
+                                       ELSE u.ridehail_id END,
                     agency_id = CASE WHEN r ? 'agency_id' THEN r->>'agency_id' ELSE u.agency_id END,
                     updated_at = now()
                 WHERE u.id = given_id
@@ -256,8 +267,10 @@ BEGIN
             saved_ridehail_id := NULL;
             action := NULL;
             error := CASE constraint_name
-                WHEN 'shop_users_ridehail_id_key' THEN 'ridehail_id already belongs to a different user.'
-                WHEN 'shop_users_agency_id_key' THEN 'agency_id already belongs to a different user.'
+                WHEN 'shop_users_ridehail_id_key'
+                    THEN 'ridehail_id already belongs to a different user.'
+                WHEN 'shop_users_agency_id_key'
+                    THEN 'agency_id already belongs to a different user.'
                 ELSE 'Email already belongs to a different user.' END;
         END;
         RETURN NEXT;
@@ -275,10 +288,12 @@ LANGUAGE sql STABLE AS $$
     SELECT k.user_id, k.product_id, k.quantity, coalesce(o.owned, 0) >= k.quantity,
            json_build_object('user_id', k.user_id, 'product_id', k.product_id,
                              'quantity', k.quantity, 'mandatory', k.mandatory,
-                             'product', json_build_object('id', p.id, 'product_name', p.product_name)),
+                             'product', json_build_object('id', p.id,
+                                                          'product_name', p.product_name)),
            json_build_object('user_id', k.user_id, 'product_id', k.product_id,
                              'quantity', k.quantity, 'mandatory', k.mandatory,
-                             'product', json_build_object('id', p.id, 'product_name', p.product_name),
+                             'product', json_build_object('id', p.id,
+                                                          'product_name', p.product_name),
                              'channel', o.channel)
     FROM (SELECT uk.user_id, uk.product_id, uk.quantity, uk.mandatory
           FROM shop_user_kits uk

@@ -81,13 +81,17 @@ def email(name: str, **kwargs: Any) -> fields.String:
     """A required, filled, valid email address; the texts come in that order."""
     invalid = f"The {label(name)} field must be a valid email address."
     return fields.String(
-        required=True, error_messages=_messages(name, "a string"),
-        validate=[*filled(name), validate.Email(error=invalid)], **kwargs,
+        required=True,
+        error_messages=_messages(name, "a string"),
+        validate=[*filled(name), validate.Email(error=invalid)],
+        **kwargs,
     )
 
 
 def between(name: str, low: int, high: int) -> validate.Range:
-    return validate.Range(low, high, error=f"The {label(name)} field must be between {low} and {high}.")
+    return validate.Range(
+        low, high, error=f"The {label(name)} field must be between {low} and {high}."
+    )
 
 
 def at_least(name: str, low: int) -> validate.Range:
@@ -102,7 +106,11 @@ def errors_of(exc: ValidationError) -> dict[str, list[str]]:
     """marshmallow's messages as Laravel's `errors` object: field -> list of texts."""
     messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
     return {
-        name: [text for text in (texts if isinstance(texts, list) else [texts]) if isinstance(text, str)]
+        name: [
+            text
+            for text in (texts if isinstance(texts, list) else [texts])
+            if isinstance(text, str)
+        ]
         for name, texts in messages.items()
     }
 

@@ -16,16 +16,42 @@ from app.shop.schemas import RidehailId
 
 SQL = sql.load(
     "shop",
-    "missing_partners", "missing_products", "missing_users", "missing_orders",
-    "load_partners", "load_products", "clear_product_partners", "load_product_partners",
-    "load_partner_kits", "user_conflicts", "load_users", "load_user_kits", "load_user_products",
-    "load_currency_rates", "load_tiers", "load_orders", "clear_order_children",
-    "load_order_statuses", "load_order_items", "load_exchange_products",
+    "missing_partners",
+    "missing_products",
+    "missing_users",
+    "missing_orders",
+    "load_partners",
+    "load_products",
+    "clear_product_partners",
+    "load_product_partners",
+    "load_partner_kits",
+    "user_conflicts",
+    "load_users",
+    "load_user_kits",
+    "load_user_products",
+    "load_currency_rates",
+    "load_tiers",
+    "load_orders",
+    "clear_order_children",
+    "load_order_statuses",
+    "load_order_items",
+    "load_exchange_products",
 )
 
 STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELIVERED", "CANCELLED")
-ADDRESS_FIELDS = ("type", "first_name", "last_name", "country", "zip", "city", "street",
-                  "house_number", "floor", "door", "phone")
+ADDRESS_FIELDS = (
+    "type",
+    "first_name",
+    "last_name",
+    "country",
+    "zip",
+    "city",
+    "street",
+    "house_number",
+    "floor",
+    "door",
+    "phone",
+)
 Text = fields.String
 Time = fields.AwareDateTime
 
@@ -150,8 +176,9 @@ class ExchangeProductRecord(Schema):
 
 class ExchangeRecord(Schema):
     status = Text(required=True, validate=validate.OneOf(("pending", "approved", "denied")))
-    products = fields.List(fields.Nested(ExchangeProductRecord), required=True,
-                           validate=validate.Length(min=1))
+    products = fields.List(
+        fields.Nested(ExchangeProductRecord), required=True, validate=validate.Length(min=1)
+    )
 
 
 class OrderRecord(Schema):
@@ -166,8 +193,9 @@ class OrderRecord(Schema):
     currency = Text(required=True, validate=validate.Regexp(r"^[A-Z]{3}$"))
     delivery_subsidization = Money()
     addresses = fields.List(fields.Nested(AddressRecord), load_default=list)
-    status_history = fields.List(fields.Nested(StatusRecord), required=True,
-                                 validate=validate.Length(min=1))
+    status_history = fields.List(
+        fields.Nested(StatusRecord), required=True, validate=validate.Length(min=1)
+    )
     tracking_numbers = fields.List(Text(), load_default=list)
     items = fields.List(fields.Nested(ItemRecord), load_default=list)
     payment = fields.Nested(PaymentRecord, required=True)
@@ -244,74 +272,150 @@ async def write_partners(conn: asyncpg.Connection, records: list[Any]) -> None:
 
 
 async def write_products(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_partners, "partner", (
-        (i, f"partners[{j}]", name) for i, r in enumerate(records) for j, name in enumerate(r["partners"])))
+    await require(
+        conn,
+        SQL.missing_partners,
+        "partner",
+        (
+            (i, f"partners[{j}]", name)
+            for i, r in enumerate(records)
+            for j, name in enumerate(r["partners"])
+        ),
+    )
     ids = column(records, "id")
-    await conn.execute(SQL.load_products, ids, column(records, "product_name"),
-                       column(records, "category_name"), column(records, "is_branded"),
-                       column(records, "available"), column(records, "deleted"))
+    await conn.execute(
+        SQL.load_products,
+        ids,
+        column(records, "product_name"),
+        column(records, "category_name"),
+        column(records, "is_branded"),
+        column(records, "available"),
+        column(records, "deleted"),
+    )
     await conn.execute(SQL.clear_product_partners, ids)
     links = [(r["id"], name) for r in records for name in r["partners"]]
     await conn.execute(SQL.load_product_partners, [p for p, _ in links], [n for _, n in links])
 
 
 async def write_partner_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_partners, "partner",
-                  ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_products, "product",
-                  ((i, "product_id", r["product_id"]) for i, r in enumerate(records)))
-    await conn.execute(SQL.load_partner_kits, column(records, "partner_name"),
-                       column(records, "product_id"), column(records, "quantity"),
-                       column(records, "mandatory"))
+    await require(
+        conn,
+        SQL.missing_partners,
+        "partner",
+        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_products,
+        "product",
+        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
+    )
+    await conn.execute(
+        SQL.load_partner_kits,
+        column(records, "partner_name"),
+        column(records, "product_id"),
+        column(records, "quantity"),
+        column(records, "mandatory"),
+    )
 
 
 async def write_users(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_partners, "partner",
-                  ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)))
+    await require(
+        conn,
+        SQL.missing_partners,
+        "partner",
+        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
+    )
     ids = column(records, "id")
     emails = [r["email"].lower() for r in records]
     ridehail_ids = column(records, "ridehail_id")
     agency_ids = column(records, "agency_id")
     conflict = await conn.fetchrow(SQL.user_conflicts, ids, emails, ridehail_ids, agency_ids)
     if conflict is not None:
-        raise RecordError(conflict["ord"] - 1, conflict["field"],
-                          f"{conflict['field']} already belongs to a different user")
-    await conn.execute(SQL.load_users, ids, emails, ridehail_ids, agency_ids,
-                       column(records, "first_name"), column(records, "last_name"),
-                       column(records, "partner_name"), [r["active"] == 1 for r in records])
+        raise RecordError(
+            conflict["ord"] - 1,
+            conflict["field"],
+            f"{conflict['field']} already belongs to a different user",
+        )
+    await conn.execute(
+        SQL.load_users,
+        ids,
+        emails,
+        ridehail_ids,
+        agency_ids,
+        column(records, "first_name"),
+        column(records, "last_name"),
+        column(records, "partner_name"),
+        [r["active"] == 1 for r in records],
+    )
 
 
 async def write_user_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_users, "user",
-                  ((i, "user_id", r["user_id"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_products, "product",
-                  ((i, "product_id", r["product_id"]) for i, r in enumerate(records)))
-    await conn.execute(SQL.load_user_kits, column(records, "user_id"), column(records, "product_id"),
-                       column(records, "quantity"), column(records, "mandatory"))
+    await require(
+        conn,
+        SQL.missing_users,
+        "user",
+        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_products,
+        "product",
+        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
+    )
+    await conn.execute(
+        SQL.load_user_kits,
+        column(records, "user_id"),
+        column(records, "product_id"),
+        column(records, "quantity"),
+        column(records, "mandatory"),
+    )
 
 
 async def write_user_products(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_users, "user",
-                  ((i, "user_id", r["user_id"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_products, "product",
-                  ((i, "product_id", r["product_id"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_orders, "order",
-                  ((i, "order_id", r["order_id"]) for i, r in enumerate(records)))
+    await require(
+        conn,
+        SQL.missing_users,
+        "user",
+        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_products,
+        "product",
+        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_orders,
+        "order",
+        ((i, "order_id", r["order_id"]) for i, r in enumerate(records)),
+    )
     changed = await conn.fetchval(
-        SQL.load_user_products, column(records, "id"), column(records, "user_id"),
-        column(records, "product_id"), column(records, "order_id"),
-        column(records, "assigned_at"), column(records, "channel"))
+        SQL.load_user_products,
+        column(records, "id"),
+        column(records, "user_id"),
+        column(records, "product_id"),
+        column(records, "order_id"),
+        column(records, "assigned_at"),
+        column(records, "channel"),
+    )
     await conn.execute(store.SQL.refresh_owned, changed)
 
 
 async def write_currency_rates(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await conn.execute(SQL.load_currency_rates, column(records, "currency"),
-                       column(records, "eur_rate"))
+    await conn.execute(
+        SQL.load_currency_rates, column(records, "currency"), column(records, "eur_rate")
+    )
 
 
 async def write_tiers(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await conn.execute(SQL.load_tiers, column(records, "ridehail_tier"), column(records, "name"),
-                       column(records, "discount_percent"))
+    await conn.execute(
+        SQL.load_tiers,
+        column(records, "ridehail_tier"),
+        column(records, "name"),
+        column(records, "discount_percent"),
+    )
 
 
 def _json(value: Any) -> str:
@@ -323,47 +427,111 @@ def _epoch(moment) -> int:
 
 
 async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(conn, SQL.missing_users, "user",
-                  ((i, "user_id", r["user_id"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_partners, "partner",
-                  ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)))
-    await require(conn, SQL.missing_products, "product", [
-        *((i, f"items[{j}].product_id", item["product_id"])
-          for i, r in enumerate(records) for j, item in enumerate(r["items"])),
-        *((i, f"exchange.products[{j}].product_id", product["product_id"])
-          for i, r in enumerate(records) if r["exchange"]
-          for j, product in enumerate(r["exchange"]["products"])),
-    ])
+    await require(
+        conn,
+        SQL.missing_users,
+        "user",
+        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_partners,
+        "partner",
+        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
+    )
+    await require(
+        conn,
+        SQL.missing_products,
+        "product",
+        [
+            *(
+                (i, f"items[{j}].product_id", item["product_id"])
+                for i, r in enumerate(records)
+                for j, item in enumerate(r["items"])
+            ),
+            *(
+                (i, f"exchange.products[{j}].product_id", product["product_id"])
+                for i, r in enumerate(records)
+                if r["exchange"]
+                for j, product in enumerate(r["exchange"]["products"])
+            ),
+        ],
+    )
     ids = column(records, "order_id")
     await conn.execute(
-        SQL.load_orders, ids, column(records, "created_at"), column(records, "user_id"),
-        column(records, "partner_name"), column(records, "driver_id"),
-        column(records, "ridehail_tier"), column(records, "order_type"),
-        column(records, "shipment"), column(records, "currency"),
+        SQL.load_orders,
+        ids,
+        column(records, "created_at"),
+        column(records, "user_id"),
+        column(records, "partner_name"),
+        column(records, "driver_id"),
+        column(records, "ridehail_tier"),
+        column(records, "order_type"),
+        column(records, "shipment"),
+        column(records, "currency"),
         column(records, "delivery_subsidization"),
-        [_json([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]]) for r in records],
+        [
+            _json([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]])
+            for r in records
+        ],
         [r["payment"]["plan"] for r in records],
         [r["payment"]["installments_total"] for r in records],
         [_json(r["tracking_numbers"]) for r in records],
         [r["payment"]["installments_paid"] for r in records],
         [r["payment"]["failed"] for r in records],
-        column(records, "subscription_status"), column(records, "subscription_overdue"),
+        column(records, "subscription_status"),
+        column(records, "subscription_overdue"),
         [r["exchange"]["status"] if r["exchange"] else None for r in records],
-        [_json([{"timestamp": _epoch(f["timestamp"]), "reason": f["reason"]}
-                for f in r["delivery_failures"]]) for r in records],
+        [
+            _json(
+                [
+                    {"timestamp": _epoch(f["timestamp"]), "reason": f["reason"]}
+                    for f in r["delivery_failures"]
+                ]
+            )
+            for r in records
+        ],
     )
     await conn.execute(SQL.clear_order_children, ids)
-    statuses = [(r["order_id"], j, s["status"], s["timestamp"])
-                for r in records for j, s in enumerate(r["status_history"])]
+    statuses = [
+        (r["order_id"], j, s["status"], s["timestamp"])
+        for r in records
+        for j, s in enumerate(r["status_history"])
+    ]
     await conn.execute(SQL.load_order_statuses, *map(list, zip(*statuses)))
-    items = [(r["order_id"], j, it["product_id"], it["quantity"], it["unit_price"], it["has_bag"],
-              it["subsidization"], it["wyb_discount"])
-             for r in records for j, it in enumerate(r["items"])]
+    items = [
+        (
+            r["order_id"],
+            j,
+            it["product_id"],
+            it["quantity"],
+            it["unit_price"],
+            it["has_bag"],
+            it["subsidization"],
+            it["wyb_discount"],
+        )
+        for r in records
+        for j, it in enumerate(r["items"])
+    ]
     if items:
         await conn.execute(SQL.load_order_items, *map(list, zip(*items)))
-    exchanged = [(r["order_id"], j, p["product_id"], p["wrong_size"], p["warranty"], p["lost"],
-                  p["other"], p["reason"], p["timestamp"], _json(p["images"]))
-                 for r in records if r["exchange"] for j, p in enumerate(r["exchange"]["products"])]
+    exchanged = [
+        (
+            r["order_id"],
+            j,
+            p["product_id"],
+            p["wrong_size"],
+            p["warranty"],
+            p["lost"],
+            p["other"],
+            p["reason"],
+            p["timestamp"],
+            _json(p["images"]),
+        )
+        for r in records
+        if r["exchange"]
+        for j, p in enumerate(r["exchange"]["products"])
+    ]
     if exchanged:
         await conn.execute(SQL.load_exchange_products, *map(list, zip(*exchanged)))
     await conn.execute(store.SQL.refresh_orders, ids)
@@ -377,14 +545,24 @@ async def refresh_kit_state(conn: asyncpg.Connection) -> None:
 SECTIONS = [
     Section("partners", validated(PartnerRecord, unique("name")), write_partners),
     Section("products", validated(ProductRecord, unique("id")), write_products),
-    Section("partner_kits", validated(PartnerKitRecord, unique_pairs("partner_name", "product_id")),
-            write_partner_kits),
-    Section("users", validated(UserRecord, unique("id", "email", "ridehail_id", "agency_id")),
-            write_users),
-    Section("user_kits", validated(UserKitRecord, unique_pairs("user_id", "product_id")),
-            write_user_kits),
-    Section("currency_rates", validated(CurrencyRateRecord, unique("currency")),
-            write_currency_rates),
+    Section(
+        "partner_kits",
+        validated(PartnerKitRecord, unique_pairs("partner_name", "product_id")),
+        write_partner_kits,
+    ),
+    Section(
+        "users",
+        validated(UserRecord, unique("id", "email", "ridehail_id", "agency_id")),
+        write_users,
+    ),
+    Section(
+        "user_kits",
+        validated(UserKitRecord, unique_pairs("user_id", "product_id")),
+        write_user_kits,
+    ),
+    Section(
+        "currency_rates", validated(CurrencyRateRecord, unique("currency")), write_currency_rates
+    ),
     Section("tiers", validated(TierRecord, unique("ridehail_tier")), write_tiers),
     Section("orders", validated(OrderRecord, unique("order_id")), write_orders),
     # After orders: a unit may name the order it came with.

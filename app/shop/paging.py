@@ -12,7 +12,7 @@ MAX_OFFSET = 2**62
 
 
 def lenient_int(raw: str | None, default: int, low: int, high: int | None) -> int:
-    """An integer query value clamped into [low, high]; a missing or non-numeric one is `default`."""
+    """An integer query value clamped into [low, high]; missing or non-numeric: `default`."""
     try:
         value = int(raw) if raw is not None else default
     except ValueError:

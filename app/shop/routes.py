@@ -38,8 +38,14 @@ AUTH_ERRORS = {
     403: ("The api-key header is wrong", ShopErrorSchema),
     503: ("The key is not configured on this server", ShopErrorSchema),
 }
-INVALID = (422, ("Validation error: `message` is the first text, `errors` maps each field to "
-                 "its texts (Laravel wording)", ShopErrorSchema))
+INVALID = (
+    422,
+    (
+        "Validation error: `message` is the first text, `errors` maps each field to "
+        "its texts (Laravel wording)",
+        ShopErrorSchema,
+    ),
+)
 USER_NOT_FOUND = "User not found."
 
 FIND_BY_EMAIL = FindByEmailQuerySchema()
@@ -70,10 +76,22 @@ async def _body(request: web.Request, limit: int | None = None) -> dict:
     tag="Shop",
     security="shop_import",
     request=ImportRequestSchema,
-    request_example={"users": [{"email": "ana@example.com", "ridehail_id": 4711, "first_name": "Ana",
-                                "last_name": "Silva", "partner_name": "Fleet One", "active": 1}]},
-    responses=_responses(("Per-record results (a failed record never rolls back another)",
-                          ImportResultSchema), INVALID),
+    request_example={
+        "users": [
+            {
+                "email": "ana@example.com",
+                "ridehail_id": 4711,
+                "first_name": "Ana",
+                "last_name": "Silva",
+                "partner_name": "Fleet One",
+                "active": 1,
+            }
+        ]
+    },
+    responses=_responses(
+        ("Per-record results (a failed record never rolls back another)", ImportResultSchema),
+        INVALID,
+    ),
     description=(
         f"`users` holds 1 to {MAX_IMPORT} records, else 422. Each record needs `email` (a valid "
         "address, stored lower-cased), `first_name`, `last_name`, `partner_name` and `active` "
@@ -95,18 +113,11 @@ async def import_users(request: web.Request) -> web.Response:
     if errors := importing.batch_errors(body):
         raise lv.unprocessable(errors)
     records = body["users"]
-    invalid, payloads, emails = {}, [], {}
-    for index, record in enumerate(records):
-        payload, error = importing.first_field_error(record)
-        if error is not None:
-            invalid[index] = error
-        else:
-            payloads.append({"index": index, **payload})
-            emails[index] = payload["email"]
-    saved = await store.import_users(request.app[POOL], payloads) if payloads else []
-    return json_response(
-        {"success": True, "results": importing.results(records, invalid, saved, emails)}
+    checked = importing.check(records)
+    saved = (
+        await store.import_users(request.app[POOL], checked.payloads) if checked.payloads else []
     )
+    return json_response({"success": True, "results": importing.results(records, checked, saved)})
 
 
 @routes.get("/api/users/find-by-email", allow_head=False)
@@ -115,9 +126,11 @@ async def import_users(request: web.Request) -> web.Response:
     tag="Shop",
     security="shop_import",
     query=FindByEmailQuerySchema,
-    responses=_responses(("The user", FoundUserSchema),
-                         (404, (f"No user has this email: `{USER_NOT_FOUND}`", ShopErrorSchema)),
-                         INVALID),
+    responses=_responses(
+        ("The user", FoundUserSchema),
+        (404, (f"No user has this email: `{USER_NOT_FOUND}`", ShopErrorSchema)),
+        INVALID,
+    ),
     description="The email is compared case-insensitively; inactive users are found too.",
 )
 @shop_key("shop_import_api_key")
@@ -126,8 +139,14 @@ async def find_by_email(request: web.Request) -> web.Response:
     user = await store.find_by_email(request.app[POOL], query["email"])
     if user is None:
         raise ApiError(404, USER_NOT_FOUND)
-    return json_response({"success": True, "user_id": user["id"], "ridehail_id": user["ridehail_id"],
-                          "agency_id": user["agency_id"]})
+    return json_response(
+        {
+            "success": True,
+            "user_id": user["id"],
+            "ridehail_id": user["ridehail_id"],
+            "agency_id": user["agency_id"],
+        }
+    )
 
 
 @routes.get("/api/products", allow_head=False)
@@ -137,8 +156,10 @@ async def find_by_email(request: web.Request) -> web.Response:
     security="shop_import",
     query=ProductsQuerySchema,
     responses=_responses(("Products ordered by id", ProductSchema(many=True))),
-    description=("Only products flagged available and not deleted. With `partner_name` (exact), "
-                 "only the products linked to that partner; an unknown partner gives `[]`."),
+    description=(
+        "Only products flagged available and not deleted. With `partner_name` (exact), "
+        "only the products linked to that partner; an unknown partner gives `[]`."
+    ),
 )
 @shop_key("shop_import_api_key")
 async def products(request: web.Request) -> web.Response:
@@ -165,8 +186,9 @@ KIT_DESCRIPTION = (
     summary="A user's kit",
     tag="Shop",
     security="shop_import",
-    responses=_responses(("The kit", KitSchema),
-                         (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))),
+    responses=_responses(
+        ("The kit", KitSchema), (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))
+    ),
     description=KIT_DESCRIPTION,
 )
 @shop_key("shop_import_api_key")
@@ -193,7 +215,8 @@ async def get_kit(request: web.Request) -> web.Response:
     ),
     description=(
         KIT_DESCRIPTION + " One call upserts one product: an existing entry takes the new "
-        "`quantity` (integer 1–1000) and `mandatory` (boolean); `product_id` must be an existing, "
+        "`quantity` (integer 1–1000) and `mandatory` (boolean); `product_id` must be an "
+        "existing, "
         "not deleted product (`The selected product id is invalid.`). An unknown user answers 404 "
         "before the body is validated. While per-user kits are switched off the user's kit is "
         "their partner's, which this endpoint does not change: it answers 409 and writes nothing."
@@ -206,13 +229,17 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     if not await store.user_exists(pool, user_id):
         raise ApiError(404, USER_NOT_FOUND)
     if not request.app[SETTINGS].feature_user_product_kit:
-        raise ApiError(409, "Per-user kits are switched off on this server "
-                            "(FEATURE_USER_PRODUCT_KIT=0): the user's kit is the partner's kit.")
+        raise ApiError(
+            409,
+            "Per-user kits are switched off on this server "
+            "(FEATURE_USER_PRODUCT_KIT=0): the user's kit is the partner's kit.",
+        )
     entry = lv.load(KIT_WRITE, await _body(request))
     if not await store.product_exists(pool, entry["product_id"]):
         raise lv.unprocessable({"product_id": ["The selected product id is invalid."]})
-    kit = await store.save_kit_entry(pool, user_id, entry["product_id"], entry["quantity"],
-                                     entry["mandatory"])
+    kit = await store.save_kit_entry(
+        pool, user_id, entry["product_id"], entry["quantity"], entry["mandatory"]
+    )
     return json_response({"success": True, "kit": kit})
 
 
@@ -240,8 +267,11 @@ async def list_users(request: web.Request) -> web.Response:
     limit = paging.lenient_int(query.get("limit"), MAX_PAGE, 1, MAX_PAGE)
     page = paging.lenient_int(query.get("page"), 1, 1, None)
     total, users = await store.users_page(
-        request.app[POOL], request.app[SETTINGS].feature_user_product_kit, limit,
-        min((page - 1) * limit, paging.MAX_OFFSET), filters,
+        request.app[POOL],
+        request.app[SETTINGS].feature_user_product_kit,
+        limit,
+        min((page - 1) * limit, paging.MAX_OFFSET),
+        filters,
     )
     return json_response(paging.envelope(request.url, page, limit, total, users))
 
@@ -252,7 +282,9 @@ async def list_users(request: web.Request) -> web.Response:
     tag="Shop",
     security="shop_orders",
     query=OrdersQuerySchema,
-    responses=_responses(("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID),
+    responses=_responses(
+        ("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID
+    ),
     description=(
         "Orders that have an exchange request, ordered by `order_timestamp` then `order_id`. "
         "`*_from`/`*_to` are inclusive UNIX seconds. `country` matches the shipping address "
@@ -260,8 +292,8 @@ async def list_users(request: web.Request) -> web.Response:
         "city, `tracking` matches any tracking number the order ever had. `limit` 1–200 "
         "(default 200), `page` from 1; with `skip` (which requires `limit`) the offset is `skip` "
         "and `page` is ignored. An invalid value answers 422. Amounts are 2-decimal strings over "
-        "items with a bag; `paid_in_eur` is `\"\"` when the currency has no rate. With "
-        "FEATURE_TIER_DISCOUNT=0, `loyalty_discount_percent` and `total_savings` are `\"\"` and "
+        'items with a bag; `paid_in_eur` is `""` when the currency has no rate. With '
+        'FEATURE_TIER_DISCOUNT=0, `loyalty_discount_percent` and `total_savings` are `""` and '
         "`ridehail_tier` is `-`. `shipment` is always `Standard` (spec); the `shipment` filter "
         "reads the order's stored shipment type."
     ),
@@ -288,13 +320,20 @@ async def list_exchange_orders(request: web.Request) -> web.Response:
     responses=_responses(
         ("The decision", ReviewResultSchema),
         (404, ("No exchange request for this order: `Exchange order not found.`", ShopErrorSchema)),
-        (409, ("The exchange was already decided the other way; a decision is final",
-               ShopErrorSchema)),
+        (
+            409,
+            (
+                "The exchange was already decided the other way; a decision is final",
+                ShopErrorSchema,
+            ),
+        ),
         INVALID,
     ),
-    description=("A pending exchange becomes approved or denied. Sending the same decision again "
-                 "answers 200 and changes nothing; the opposite decision answers 409. Of two "
-                 "concurrent opposite reviews exactly one wins."),
+    description=(
+        "A pending exchange becomes approved or denied. Sending the same decision again "
+        "answers 200 and changes nothing; the opposite decision answers 409. Of two "
+        "concurrent opposite reviews exactly one wins."
+    ),
 )
 @shop_key("shop_orders_api_key")
 async def review_exchange(request: web.Request) -> web.Response:
@@ -304,5 +343,6 @@ async def review_exchange(request: web.Request) -> web.Response:
         raise ApiError(404, "Exchange order not found.")
     if status != review["status"]:
         raise ApiError(409, f"The exchange was already {status}; a decision is final.")
-    return json_response({"success": True, "order_id": review["order_id"],
-                          "exchange_status": status.capitalize()})
+    return json_response(
+        {"success": True, "order_id": review["order_id"], "exchange_status": status.capitalize()}
+    )

@@ -39,15 +39,20 @@ class ImportRecordSchema(Schema):
     partner_name = lv.string("partner_name", required=True, validate=lv.filled("partner_name"))
     agency_id = lv.string("agency_id", allow_none=True, validate=lv.filled("agency_id"))
     active = lv.integer(
-        "active", required=True, validate=validate.OneOf((0, 1), error="The selected active is invalid.")
+        "active",
+        required=True,
+        validate=validate.OneOf((0, 1), error="The selected active is invalid."),
     )
 
 
 class ImportRequestSchema(Schema):
     """The documented request; the handler validates each record on its own."""
 
-    users = fields.List(fields.Nested(ImportRecordSchema), required=True,
-                        metadata={"description": f"1 to {MAX_IMPORT} user import records."})
+    users = fields.List(
+        fields.Nested(ImportRecordSchema),
+        required=True,
+        metadata={"description": f"1 to {MAX_IMPORT} user import records."},
+    )
 
 
 class ImportedUserSchema(Schema):
@@ -184,14 +189,28 @@ class OrdersQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    order_timestamp_from = lv.integer("order_timestamp_from", validate=lv.between("order_timestamp_from", 0, MAX_UNIX_TIME))
-    order_timestamp_to = lv.integer("order_timestamp_to", validate=lv.between("order_timestamp_to", 0, MAX_UNIX_TIME))
-    status_timestamp_from = lv.integer("status_timestamp_from", validate=lv.between("status_timestamp_from", 0, MAX_UNIX_TIME))
-    status_timestamp_to = lv.integer("status_timestamp_to", validate=lv.between("status_timestamp_to", 0, MAX_UNIX_TIME))
-    delivery_timestamp_from = lv.integer("delivery_timestamp_from", validate=lv.between("delivery_timestamp_from", 0, MAX_UNIX_TIME))
-    delivery_timestamp_to = lv.integer("delivery_timestamp_to", validate=lv.between("delivery_timestamp_to", 0, MAX_UNIX_TIME))
+    order_timestamp_from = lv.integer(
+        "order_timestamp_from", validate=lv.between("order_timestamp_from", 0, MAX_UNIX_TIME)
+    )
+    order_timestamp_to = lv.integer(
+        "order_timestamp_to", validate=lv.between("order_timestamp_to", 0, MAX_UNIX_TIME)
+    )
+    status_timestamp_from = lv.integer(
+        "status_timestamp_from", validate=lv.between("status_timestamp_from", 0, MAX_UNIX_TIME)
+    )
+    status_timestamp_to = lv.integer(
+        "status_timestamp_to", validate=lv.between("status_timestamp_to", 0, MAX_UNIX_TIME)
+    )
+    delivery_timestamp_from = lv.integer(
+        "delivery_timestamp_from", validate=lv.between("delivery_timestamp_from", 0, MAX_UNIX_TIME)
+    )
+    delivery_timestamp_to = lv.integer(
+        "delivery_timestamp_to", validate=lv.between("delivery_timestamp_to", 0, MAX_UNIX_TIME)
+    )
     status = lv.string("status", validate=lv.one_of("status", STATUS_FILTERS))
-    payment_status = lv.string("payment_status", validate=lv.one_of("payment_status", PAYMENT_FILTERS))
+    payment_status = lv.string(
+        "payment_status", validate=lv.one_of("payment_status", PAYMENT_FILTERS)
+    )
     order_type = lv.string("order_type", validate=lv.one_of("order_type", ("normal", "manual")))
     shipment = lv.string(
         "shipment", validate=lv.one_of("shipment", ("standard", "door_to_door", "pickup"))
@@ -299,7 +318,9 @@ class ReviewSchema(Schema):
         unknown = EXCLUDE
 
     order_id = lv.integer("order_id", required=True)
-    status = lv.string("status", required=True, validate=lv.one_of("status", ("approved", "denied")))
+    status = lv.string(
+        "status", required=True, validate=lv.one_of("status", ("approved", "denied"))
+    )
 
 
 class ReviewResultSchema(Schema):

@@ -85,19 +85,41 @@ async def users_page(
     pool: asyncpg.Pool, per_user: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> tuple[int, list[dict[str, Any]]]:
     row = await _fetchrow_custom_plan(
-        pool, SQL.users_page, per_user, limit, offset,
-        filters.get("partner_name"), filters.get("agency_id"), filters.get("ridehail_id"),
-        filters.get("email"), filters.get("id"), filters.get("existing_product_id"),
-        filters.get("available_product_id"), filters.get("existing_kit_empty"),
+        pool,
+        SQL.users_page,
+        per_user,
+        limit,
+        offset,
+        filters.get("partner_name"),
+        filters.get("agency_id"),
+        filters.get("ridehail_id"),
+        filters.get("email"),
+        filters.get("id"),
+        filters.get("existing_product_id"),
+        filters.get("available_product_id"),
+        filters.get("existing_kit_empty"),
         filters.get("available_kit_empty"),
     )
     return row["total"], row["data"]
 
 
 ORDER_FILTERS = (
-    "order_timestamp_from", "order_timestamp_to", "status_timestamp_from", "status_timestamp_to",
-    "delivery_timestamp_from", "delivery_timestamp_to", "status", "payment_status", "order_type",
-    "shipment", "exchange_status", "order_id", "driver_id", "tracking", "country", "city",
+    "order_timestamp_from",
+    "order_timestamp_to",
+    "status_timestamp_from",
+    "status_timestamp_to",
+    "delivery_timestamp_from",
+    "delivery_timestamp_to",
+    "status",
+    "payment_status",
+    "order_type",
+    "shipment",
+    "exchange_status",
+    "order_id",
+    "driver_id",
+    "tracking",
+    "country",
+    "city",
     "partner_name",
 )
 
@@ -106,7 +128,11 @@ async def exchange_orders(
     pool: asyncpg.Pool, tier_discount: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> list[dict[str, Any]]:
     row = await _fetchrow_custom_plan(
-        pool, SQL.exchange_orders, tier_discount, limit, offset,
+        pool,
+        SQL.exchange_orders,
+        tier_discount,
+        limit,
+        offset,
         *(filters.get(name) for name in ORDER_FILTERS),
     )
     return row[0]

@@ -6,7 +6,8 @@
 -- $15 order_id, $16 driver_id, $17 tracking, $18 country, $19 city, $20 partner_name.
 -- Every filter is a predicate on a column of shop_orders; the partial indexes
 -- shop_orders_exchange_* (created, status_at, delivered, driver, partner, country, tracking
--- GIN) serve the selective ones and the created_at order. Run with a custom plan per call.
+-- GIN) serve the selective ones and the created_at order, the others are checked while
+-- walking it. Run with a custom plan per call, so that an absent filter drops out.
 WITH page AS MATERIALIZED (
     SELECT o.*
     FROM shop_orders o
@@ -42,7 +43,8 @@ SELECT coalesce(json_agg(json_build_object(
                    'status_id', array_position(ARRAY['PROCESSING', 'PAID', 'FORWARDED', 'SENT',
                        'DELIVERED', 'MANUAL_DELIVERED', 'CANCELLED'], s.status),
                    'status', s.status,
-                   'timestamp', floor(extract(epoch FROM s.at))::bigint) ORDER BY s.position), '[]'::json)
+                   'timestamp', floor(extract(epoch FROM s.at))::bigint) ORDER BY s.position),
+                        '[]'::json)
         FROM shop_order_statuses s WHERE s.order_id = o.order_id),
     'tracking', coalesce(o.tracking_numbers[cardinality(o.tracking_numbers)], ''),
     'order_id', o.order_id::text,
@@ -78,7 +80,8 @@ SELECT coalesce(json_agg(json_build_object(
     'subscription_delay', CASE WHEN o.subscription_overdue THEN 'failed (30 day delay)' ELSE '' END,
     'loyalty_discount_percent', CASE WHEN $1 THEN coalesce(trim_scale(t.discount_percent)::text, '')
                                      ELSE '' END,
-    'total_savings', CASE WHEN $1 THEN round(o.subsidization_total + o.wyb_total, 2)::text ELSE '' END,
+    'total_savings', CASE WHEN $1 THEN round(o.subsidization_total + o.wyb_total, 2)::text
+                          ELSE '' END,
     'amount_paid_total', round(o.bag_total, 2)::text,
     'subsidization', round(o.subsidization_total, 2)::text,
     'wyb_discount', round(o.wyb_total, 2)::text,

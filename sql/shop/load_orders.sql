@@ -26,6 +26,8 @@ SET created_at = excluded.created_at, user_id = excluded.user_id, partner_id = e
     delivery_subsidization = excluded.delivery_subsidization, addresses = excluded.addresses,
     payment_plan = excluded.payment_plan, installments_total = excluded.installments_total,
     installments_paid = excluded.installments_paid, payment_failed = excluded.payment_failed,
-    tracking_numbers = excluded.tracking_numbers, subscription_status = excluded.subscription_status,
-    subscription_overdue = excluded.subscription_overdue, exchange_status = excluded.exchange_status,
+    tracking_numbers = excluded.tracking_numbers,
+    subscription_status = excluded.subscription_status,
+    subscription_overdue = excluded.subscription_overdue,
+    exchange_status = excluded.exchange_status,
     delivery_failures = excluded.delivery_failures

@@ -10,7 +10,8 @@ WITH state AS (
     FROM shop_users u
     LEFT JOIN (SELECT true AS per_user, user_id, complete FROM shop_kit_entries(true, $1)
                UNION ALL
-               SELECT false, user_id, complete FROM shop_kit_entries(false, $1)) e ON e.user_id = u.id
+               SELECT false, user_id, complete FROM shop_kit_entries(false, $1)) e
+              ON e.user_id = u.id
     WHERE $1::bigint[] IS NULL OR u.id = ANY ($1)
     GROUP BY u.id
 )

@@ -11,7 +11,8 @@ WITH counted AS (
 ), saved AS (
     INSERT INTO shop_owned (user_id, product_id, owned, channel)
     SELECT user_id, product_id, owned, channel FROM counted
-    ON CONFLICT (user_id, product_id) DO UPDATE SET owned = excluded.owned, channel = excluded.channel
+    ON CONFLICT (user_id, product_id) DO UPDATE
+    SET owned = excluded.owned, channel = excluded.channel
 )
 DELETE FROM shop_owned o
 WHERE ($1::bigint[] IS NULL OR o.user_id = ANY ($1))

@@ -49,7 +49,8 @@ SELECT (SELECT count(*) FROM matched) AS total,
                    'partner_name', pa.name,
                    'kit', coalesce(k.kit, '[]'::json),
                    'existing_kit', coalesce(k.existing_kit, '[]'::json),
-                   'available_kit', coalesce(k.available_kit, '[]'::json)) ORDER BY p.id), '[]'::json)
+                   'available_kit', coalesce(k.available_kit, '[]'::json)) ORDER BY p.id),
+                '[]'::json)
         FROM page p
         LEFT JOIN shop_partners pa ON pa.id = p.partner_id
         LEFT JOIN kits k ON k.user_id = p.id) AS data

@@ -8,8 +8,15 @@ from tests.shop.conftest import IMPORT, load, user
 
 
 def record(**fields):
-    return {"email": "ana@example.com", "ridehail_id": 555, "first_name": "Ana",
-            "last_name": "Silva", "partner_name": "Fleet", "active": 1, **fields}
+    return {
+        "email": "ana@example.com",
+        "ridehail_id": 555,
+        "first_name": "Ana",
+        "last_name": "Silva",
+        "partner_name": "Fleet",
+        "active": 1,
+        **fields,
+    }
 
 
 async def post(client, *records):
@@ -37,18 +44,33 @@ async def test_ridehail_id_may_be_a_string_of_digits(client, shop):
 
 async def test_updates_by_id_deactivates_and_keeps_omitted_optional_fields(client, shop):
     await load(shop, users=[user(7, partner="Fleet", agency_id="AG-7")])
-    update = record(id=7, email="USER7@example.com", first_name="New", partner_name="Other",
-                    active=0)
+    update = record(
+        id=7, email="USER7@example.com", first_name="New", partner_name="Other", active=0
+    )
     del update["ridehail_id"]
     results = await post(client, update)
     assert results["updated"] == 1 and results["created"] == 0
-    assert results["users"] == [{"index": 0, "id": 7, "ridehail_id": "1007",
-                                 "email": "user7@example.com", "action": "updated"}]
+    assert results["users"] == [
+        {
+            "index": 0,
+            "id": 7,
+            "ridehail_id": "1007",
+            "email": "user7@example.com",
+            "action": "updated",
+        }
+    ]
     row = await shop.fetchrow(
-        "SELECT u.*, p.name AS partner FROM shop_users u JOIN shop_partners p ON p.id = u.partner_id"
-        " WHERE u.id = 7")
-    assert (row["first_name"], row["partner"], row["active"], row["agency_id"], row["ridehail_id"]) \
-        == ("New", "Other", False, "AG-7", "1007")
+        "SELECT u.*, p.name AS partner FROM shop_users u"
+        " JOIN shop_partners p ON p.id = u.partner_id"
+        " WHERE u.id = 7"
+    )
+    assert (
+        row["first_name"],
+        row["partner"],
+        row["active"],
+        row["agency_id"],
+        row["ridehail_id"],
+    ) == ("New", "Other", False, "AG-7", "1007")
     # Reactivation, and an explicit null (or empty string, as in Laravel) clears an optional field.
     await post(client, record(id=7, email="user7@example.com", active=1, agency_id=""))
     row = await shop.fetchrow("SELECT active, agency_id, ridehail_id FROM shop_users WHERE id = 7")
@@ -73,19 +95,29 @@ FIELD_CASES = [
 
 async def test_field_validation_errors(client, shop):
     """None in a case means the field is left out."""
-    records = [{k: v for k, v in record(**changes).items() if v is not None or k not in changes}
-               for changes, _ in FIELD_CASES]
+    records = [
+        {k: v for k, v in record(**changes).items() if v is not None or k not in changes}
+        for changes, _ in FIELD_CASES
+    ]
     results = await post(client, *records)
     assert results["users"] == [] and results["created"] == 0
     assert [(f["index"], f["error"]) for f in results["failed"]] == [
-        (index, error) for index, (_, error) in enumerate(FIELD_CASES)]
+        (index, error) for index, (_, error) in enumerate(FIELD_CASES)
+    ]
     assert await shop.fetchval("SELECT count(*) FROM shop_users") == 0
 
 
 async def test_a_record_that_is_not_an_object_fails_alone(client, shop):
     results = await post(client, "nonsense", record())
-    assert results["failed"] == [{"index": 0, "id": None, "ridehail_id": None, "email": None,
-                                  "error": "The record must be an object."}]
+    assert results["failed"] == [
+        {
+            "index": 0,
+            "id": None,
+            "ridehail_id": None,
+            "email": None,
+            "error": "The record must be an object.",
+        }
+    ]
     assert results["created"] == 1
 
 
@@ -114,8 +146,13 @@ async def test_conflict_texts_in_the_documented_order(client, shop):
         (4, "agency_id already belongs to a different user."),
         (5, "ridehail_id already belongs to a different user."),
     ]
-    assert results["failed"][1] == {"index": 1, "id": 99, "ridehail_id": "555",
-                                    "email": "user1@example.com", "error": "User not found for id: 99."}
+    assert results["failed"][1] == {
+        "index": 1,
+        "id": 99,
+        "ridehail_id": "555",
+        "email": "user1@example.com",
+        "error": "User not found for id: 99.",
+    }
     assert results["users"] == [] and results["created"] == results["updated"] == 0
 
 
@@ -123,8 +160,8 @@ async def test_each_record_is_isolated_and_later_ones_see_earlier_ones(client, s
     results = await post(
         client,
         record(email="one@example.com", ridehail_id=1),
-        record(email="ONE@example.com", ridehail_id=2),     # conflicts with record 0
-        record(email="two@example.com", ridehail_id=1),     # conflicts with record 0
+        record(email="ONE@example.com", ridehail_id=2),  # conflicts with record 0
+        record(email="two@example.com", ridehail_id=1),  # conflicts with record 0
         record(email="three@example.com", ridehail_id=3, partner_name="Nobody"),
         record(email="four@example.com", ridehail_id=4),
     )
@@ -139,8 +176,9 @@ async def test_each_record_is_isolated_and_later_ones_see_earlier_ones(client, s
 
 
 async def test_concurrent_imports_of_the_same_email_create_one_user(client, shop):
-    first, second = await asyncio.gather(post(client, record(ridehail_id=1)),
-                                         post(client, record(ridehail_id=2)))
+    first, second = await asyncio.gather(
+        post(client, record(ridehail_id=1)), post(client, record(ridehail_id=2))
+    )
     outcomes = sorted([first["created"], second["created"]])
     assert outcomes == [0, 1]
     failed = (first["failed"] or second["failed"])[0]
@@ -148,12 +186,15 @@ async def test_concurrent_imports_of_the_same_email_create_one_user(client, shop
     assert await shop.fetchval("SELECT count(*) FROM shop_users") == 1
 
 
-@pytest.mark.parametrize(("body", "text"), [
-    ({}, "The users field is required."),
-    ({"users": "x"}, "The users field must be an array."),
-    ({"users": []}, "The users field must have between 1 and 5000 items."),
-    ([1, 2], "The users field is required."),
-])
+@pytest.mark.parametrize(
+    ("body", "text"),
+    [
+        ({}, "The users field is required."),
+        ({"users": "x"}, "The users field must be an array."),
+        ({"users": []}, "The users field must have between 1 and 5000 items."),
+        ([1, 2], "The users field is required."),
+    ],
+)
 async def test_batch_errors_are_422(client, shop, body, text):
     response = await client.post("/api/import/users", json=body, headers=IMPORT)
     assert response.status == 422
@@ -165,7 +206,8 @@ async def test_more_than_5000_records_is_422_and_writes_nothing(client, shop):
     response = await client.post("/api/import/users", json={"users": users}, headers=IMPORT)
     assert response.status == 422
     assert (await response.json())["errors"]["users"] == [
-        "The users field must have between 1 and 5000 items."]
+        "The users field must have between 1 and 5000 items."
+    ]
     assert await shop.fetchval("SELECT count(*) FROM shop_users") == 0
 
 

@@ -27,17 +27,42 @@ async def people(shop):
     """
     await load(
         shop,
-        partner_kits=[{"partner_name": "Fleet", "product_id": 1, "quantity": 1, "mandatory": True},
-                      {"partner_name": "Other", "product_id": 2, "quantity": 1, "mandatory": False}],
-        users=[user(1, agency_id="AG-1"), user(2), user(3), user(4), user(5, partner="Other"),
-               user(6, ridehail_id=None, agency_id="AG-6"), user(7, active=0),
-               user(8, ridehail_id=None, agency_id=None)],
-        user_kits=[kit_entry(1, 1, 2), kit_entry(1, 2, 1), kit_entry(2, 1, 1), kit_entry(3, 2, 2),
-                   kit_entry(5, 1, 1), kit_entry(6, 2, 1), kit_entry(7, 1, 1), kit_entry(8, 1, 1)],
+        partner_kits=[
+            {"partner_name": "Fleet", "product_id": 1, "quantity": 1, "mandatory": True},
+            {"partner_name": "Other", "product_id": 2, "quantity": 1, "mandatory": False},
+        ],
+        users=[
+            user(1, agency_id="AG-1"),
+            user(2),
+            user(3),
+            user(4),
+            user(5, partner="Other"),
+            user(6, ridehail_id=None, agency_id="AG-6"),
+            user(7, active=0),
+            user(8, ridehail_id=None, agency_id=None),
+        ],
+        user_kits=[
+            kit_entry(1, 1, 2),
+            kit_entry(1, 2, 1),
+            kit_entry(2, 1, 1),
+            kit_entry(3, 2, 2),
+            kit_entry(5, 1, 1),
+            kit_entry(6, 2, 1),
+            kit_entry(7, 1, 1),
+            kit_entry(8, 1, 1),
+        ],
         user_products=[
-            unit(1, 1, 1, channel="oms"), unit(2, 1, 1, "2026-02-01T00:00:00Z", "eshop"),
-            unit(3, 1, 2, None, None), unit(4, 2, 1), unit(5, 3, 2), unit(6, 3, 2, None, None),
-            unit(7, 6, 2), unit(8, 6, 2), unit(9, 6, 2), unit(10, 7, 1), unit(11, 8, 1),
+            unit(1, 1, 1, channel="oms"),
+            unit(2, 1, 1, "2026-02-01T00:00:00Z", "eshop"),
+            unit(3, 1, 2, None, None),
+            unit(4, 2, 1),
+            unit(5, 3, 2),
+            unit(6, 3, 2, None, None),
+            unit(7, 6, 2),
+            unit(8, 6, 2),
+            unit(9, 6, 2),
+            unit(10, 7, 1),
+            unit(11, 8, 1),
         ],
     )
     return shop
@@ -49,23 +74,75 @@ async def test_envelope_and_user_shape(client, people):
     assert body == {
         "current_page": 1,
         "data": [
-            {"id": 1, "ridehail_id": "1001", "agency_id": "AG-1", "email": "user1@example.com",
-             "partner_name": "Fleet",
-             "kit": [{"user_id": 1, "product_id": 1, "quantity": 2, "mandatory": True,
-                      "product": {"id": 1, "product_name": "Bag"}},
-                     {"user_id": 1, "product_id": 2, "quantity": 1, "mandatory": True,
-                      "product": {"id": 2, "product_name": "Jacket"}}],
-             "existing_kit": [{"user_id": 1, "product_id": 1, "quantity": 2, "mandatory": True,
-                               "product": {"id": 1, "product_name": "Bag"}, "channel": "eshop"}],
-             "available_kit": [{"user_id": 1, "product_id": 2, "quantity": 1, "mandatory": True,
-                                "product": {"id": 2, "product_name": "Jacket"}}]},
-            {"id": 2, "ridehail_id": "1002", "agency_id": None, "email": "user2@example.com",
-             "partner_name": "Fleet",
-             "kit": [{"user_id": 2, "product_id": 1, "quantity": 1, "mandatory": True,
-                      "product": {"id": 1, "product_name": "Bag"}}],
-             "existing_kit": [{"user_id": 2, "product_id": 1, "quantity": 1, "mandatory": True,
-                               "product": {"id": 1, "product_name": "Bag"}, "channel": "app"}],
-             "available_kit": []},
+            {
+                "id": 1,
+                "ridehail_id": "1001",
+                "agency_id": "AG-1",
+                "email": "user1@example.com",
+                "partner_name": "Fleet",
+                "kit": [
+                    {
+                        "user_id": 1,
+                        "product_id": 1,
+                        "quantity": 2,
+                        "mandatory": True,
+                        "product": {"id": 1, "product_name": "Bag"},
+                    },
+                    {
+                        "user_id": 1,
+                        "product_id": 2,
+                        "quantity": 1,
+                        "mandatory": True,
+                        "product": {"id": 2, "product_name": "Jacket"},
+                    },
+                ],
+                "existing_kit": [
+                    {
+                        "user_id": 1,
+                        "product_id": 1,
+                        "quantity": 2,
+                        "mandatory": True,
+                        "product": {"id": 1, "product_name": "Bag"},
+                        "channel": "eshop",
+                    }
+                ],
+                "available_kit": [
+                    {
+                        "user_id": 1,
+                        "product_id": 2,
+                        "quantity": 1,
+                        "mandatory": True,
+                        "product": {"id": 2, "product_name": "Jacket"},
+                    }
+                ],
+            },
+            {
+                "id": 2,
+                "ridehail_id": "1002",
+                "agency_id": None,
+                "email": "user2@example.com",
+                "partner_name": "Fleet",
+                "kit": [
+                    {
+                        "user_id": 2,
+                        "product_id": 1,
+                        "quantity": 1,
+                        "mandatory": True,
+                        "product": {"id": 1, "product_name": "Bag"},
+                    }
+                ],
+                "existing_kit": [
+                    {
+                        "user_id": 2,
+                        "product_id": 1,
+                        "quantity": 1,
+                        "mandatory": True,
+                        "product": {"id": 1, "product_name": "Bag"},
+                        "channel": "app",
+                    }
+                ],
+                "available_kit": [],
+            },
         ],
         "first_page_url": f"{base}?limit=2&partner_name=Fleet&page=1",
         "from": 1,
@@ -127,17 +204,36 @@ async def test_filters_in_partner_kit_mode(make_client, people):
     assert await ids(client, "?existing_kit_empty=1") == [3, 4, 5, 6]
     assert await ids(client, "?available_kit_empty=1") == [1, 2]
     body = await page(client, "?id=5")
-    assert body["data"][0]["kit"] == [{"user_id": 5, "product_id": 2, "quantity": 1,
-                                       "mandatory": False, "product": {"id": 2, "product_name": "Jacket"}}]
+    assert body["data"][0]["kit"] == [
+        {
+            "user_id": 5,
+            "product_id": 2,
+            "quantity": 1,
+            "mandatory": False,
+            "product": {"id": 2, "product_name": "Jacket"},
+        }
+    ]
     assert body["data"][0]["available_kit"] == body["data"][0]["kit"]
 
 
 INVALID_CASES = [
     ("id=x", {"id": ["The id field must be an integer."]}),
-    ("existing_product_id=1.5", {"existing_product_id": ["The existing product id field must be an integer."]}),
-    ("available_product_id=a", {"available_product_id": ["The available product id field must be an integer."]}),
-    ("existing_kit_empty=yes", {"existing_kit_empty": ["The existing kit empty field must be true or false."]}),
-    ("available_kit_empty=2", {"available_kit_empty": ["The available kit empty field must be true or false."]}),
+    (
+        "existing_product_id=1.5",
+        {"existing_product_id": ["The existing product id field must be an integer."]},
+    ),
+    (
+        "available_product_id=a",
+        {"available_product_id": ["The available product id field must be an integer."]},
+    ),
+    (
+        "existing_kit_empty=yes",
+        {"existing_kit_empty": ["The existing kit empty field must be true or false."]},
+    ),
+    (
+        "available_kit_empty=2",
+        {"available_kit_empty": ["The available kit empty field must be true or false."]},
+    ),
 ]
 
 
@@ -159,20 +255,28 @@ async def test_following_next_page_url_to_the_end_keeps_the_filters(client, peop
     while url:
         response = await client.get(url, headers=IMPORT)
         body = await response.json()
-        pages.append((body["current_page"], body["from"], body["to"], body["prev_page_url"] is None))
+        pages.append(
+            (body["current_page"], body["from"], body["to"], body["prev_page_url"] is None)
+        )
         seen += [u["id"] for u in body["data"]]
         assert body["total"] == 3 and body["last_page"] == 2
         query = dict(parse_qsl(urlsplit(body["first_page_url"]).query))
         assert query == {"limit": "2", "available_kit_empty": "0", "x": "y", "page": "1"}
         next_url = body["next_page_url"]
-        url = next_url and next_url[next_url.index("/api/"):]
+        url = next_url and next_url[next_url.index("/api/") :]
     assert seen == [1, 3, 5]
     assert pages == [(1, 1, 2, True), (2, 3, 3, False)]
 
 
 async def test_page_past_the_end_and_empty_results(client, people):
     body = await page(client, "?limit=4&page=9")
-    assert (body["data"], body["from"], body["to"], body["total"], body["last_page"]) == ([], None, None, 6, 2)
+    assert (body["data"], body["from"], body["to"], body["total"], body["last_page"]) == (
+        [],
+        None,
+        None,
+        6,
+        2,
+    )
     assert body["next_page_url"] is None and body["prev_page_url"].endswith("limit=4&page=8")
     empty = await page(client, "?partner_name=Nobody")
     assert (empty["total"], empty["last_page"], empty["from"], empty["to"]) == (0, 1, None, None)
@@ -183,13 +287,28 @@ async def test_page_past_the_end_and_empty_results(client, people):
 async def test_counters_follow_the_kit_write_and_the_import(client, people):
     assert 4 in await ids(client, "?existing_kit_empty=1")
     # User 4 needs Bag x1 (owned none): now owes an entry.
-    await client.post("/api/users/4/kit", headers=IMPORT, json={"product_id": 1, "quantity": 1,
-                                                                "mandatory": True})
+    await client.post(
+        "/api/users/4/kit", headers=IMPORT, json={"product_id": 1, "quantity": 1, "mandatory": True}
+    )
     assert 4 in await ids(client, "?available_kit_empty=0")
     # Import moves user 2 to partner Other: in partner-kit mode their kit changes with it.
-    response = await client.post("/api/import/users", headers=IMPORT, json={"users": [
-        {"id": 2, "email": "user2@example.com", "first_name": "A", "last_name": "B",
-         "partner_name": "Other", "active": 1}]})
+    response = await client.post(
+        "/api/import/users",
+        headers=IMPORT,
+        json={
+            "users": [
+                {
+                    "id": 2,
+                    "email": "user2@example.com",
+                    "first_name": "A",
+                    "last_name": "B",
+                    "partner_name": "Other",
+                    "active": 1,
+                }
+            ]
+        },
+    )
     assert (await response.json())["results"]["updated"] == 1
     assert await people.fetchval(
-        "SELECT (partner_kit_owned, partner_kit_owed) = (0, 1) FROM shop_users WHERE id = 2")
+        "SELECT (partner_kit_owned, partner_kit_owed) = (0, 1) FROM shop_users WHERE id = 2"
+    )
