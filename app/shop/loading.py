@@ -250,21 +250,42 @@ def unique_pairs(first: str, second: str) -> Callable[[list[Any]], list[Any]]:
     return check
 
 
+def missing_statement(kind: str) -> str:
+    return {
+        "partner": SQL.missing_partners,
+        "product": SQL.missing_products,
+        "user": SQL.missing_users,
+        "order": SQL.missing_orders,
+    }[kind]
+
+
 async def require(
-    conn: asyncpg.Connection, statement: str, what: str, refs: Iterable[tuple[int, str, Any]]
+    conn: asyncpg.Connection, kind: str, refs: Iterable[tuple[int, str, Any]]
 ) -> None:
-    """Raise for the first (index, field, value) whose value the statement reports missing."""
+    """Raise for the first (index, field, value) whose value names no stored `kind`."""
     refs = [ref for ref in refs if ref[2] is not None]
     if not refs:
         return
-    missing = set(await conn.fetchval(statement, sorted({value for _, _, value in refs})))
+    values = sorted({value for _, _, value in refs})
+    missing = set(await conn.fetchval(missing_statement(kind), values))
     for index, field, value in refs:
         if value in missing:
-            raise RecordError(index, field, f"unknown {what} {value!r}")
+            raise RecordError(index, field, f"unknown {kind} {value!r}")
+
+
+async def require_fields(conn: asyncpg.Connection, records: list[Any], **kinds: str) -> None:
+    """Every record's `field` (keyword) names a stored row of its kind (value)."""
+    for field, kind in kinds.items():
+        await require(conn, kind, ((i, field, r[field]) for i, r in enumerate(records)))
 
 
 def column(records: list[Any], name: str) -> list[Any]:
     return [record[name] for record in records]
+
+
+def columns(records: list[Any], *names: str) -> list[list[Any]]:
+    """The records as one array per field, for `unnest`."""
+    return [column(records, name) for name in names]
 
 
 async def write_partners(conn: asyncpg.Connection, records: list[Any]) -> None:
@@ -274,7 +295,6 @@ async def write_partners(conn: asyncpg.Connection, records: list[Any]) -> None:
 async def write_products(conn: asyncpg.Connection, records: list[Any]) -> None:
     await require(
         conn,
-        SQL.missing_partners,
         "partner",
         (
             (i, f"partners[{j}]", name)
@@ -286,11 +306,7 @@ async def write_products(conn: asyncpg.Connection, records: list[Any]) -> None:
     await conn.execute(
         SQL.load_products,
         ids,
-        column(records, "product_name"),
-        column(records, "category_name"),
-        column(records, "is_branded"),
-        column(records, "available"),
-        column(records, "deleted"),
+        *columns(records, "product_name", "category_name", "is_branded", "available", "deleted"),
     )
     await conn.execute(SQL.clear_product_partners, ids)
     links = [(r["id"], name) for r in records for name in r["partners"]]
@@ -298,34 +314,15 @@ async def write_products(conn: asyncpg.Connection, records: list[Any]) -> None:
 
 
 async def write_partner_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(
-        conn,
-        SQL.missing_partners,
-        "partner",
-        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_products,
-        "product",
-        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
-    )
+    await require_fields(conn, records, partner_name="partner", product_id="product")
     await conn.execute(
         SQL.load_partner_kits,
-        column(records, "partner_name"),
-        column(records, "product_id"),
-        column(records, "quantity"),
-        column(records, "mandatory"),
+        *columns(records, "partner_name", "product_id", "quantity", "mandatory"),
     )
 
 
 async def write_users(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(
-        conn,
-        SQL.missing_partners,
-        "partner",
-        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
-    )
+    await require_fields(conn, records, partner_name="partner")
     ids = column(records, "id")
     emails = [r["email"].lower() for r in records]
     ridehail_ids = column(records, "ridehail_id")
@@ -343,62 +340,24 @@ async def write_users(conn: asyncpg.Connection, records: list[Any]) -> None:
         emails,
         ridehail_ids,
         agency_ids,
-        column(records, "first_name"),
-        column(records, "last_name"),
-        column(records, "partner_name"),
+        *columns(records, "first_name", "last_name", "partner_name"),
         [r["active"] == 1 for r in records],
     )
 
 
 async def write_user_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(
-        conn,
-        SQL.missing_users,
-        "user",
-        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_products,
-        "product",
-        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
-    )
+    await require_fields(conn, records, user_id="user", product_id="product")
     await conn.execute(
         SQL.load_user_kits,
-        column(records, "user_id"),
-        column(records, "product_id"),
-        column(records, "quantity"),
-        column(records, "mandatory"),
+        *columns(records, "user_id", "product_id", "quantity", "mandatory"),
     )
 
 
 async def write_user_products(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(
-        conn,
-        SQL.missing_users,
-        "user",
-        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_products,
-        "product",
-        ((i, "product_id", r["product_id"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_orders,
-        "order",
-        ((i, "order_id", r["order_id"]) for i, r in enumerate(records)),
-    )
+    await require_fields(conn, records, user_id="user", product_id="product", order_id="order")
     changed = await conn.fetchval(
         SQL.load_user_products,
-        column(records, "id"),
-        column(records, "user_id"),
-        column(records, "product_id"),
-        column(records, "order_id"),
-        column(records, "assigned_at"),
-        column(records, "channel"),
+        *columns(records, "id", "user_id", "product_id", "order_id", "assigned_at", "channel"),
     )
     await conn.execute(store.SQL.refresh_owned, changed)
 
@@ -412,9 +371,7 @@ async def write_currency_rates(conn: asyncpg.Connection, records: list[Any]) -> 
 async def write_tiers(conn: asyncpg.Connection, records: list[Any]) -> None:
     await conn.execute(
         SQL.load_tiers,
-        column(records, "ridehail_tier"),
-        column(records, "name"),
-        column(records, "discount_percent"),
+        *columns(records, "ridehail_tier", "name", "discount_percent"),
     )
 
 
@@ -427,21 +384,9 @@ def _epoch(moment) -> int:
 
 
 async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
+    await require_fields(conn, records, user_id="user", partner_name="partner")
     await require(
         conn,
-        SQL.missing_users,
-        "user",
-        ((i, "user_id", r["user_id"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_partners,
-        "partner",
-        ((i, "partner_name", r["partner_name"]) for i, r in enumerate(records)),
-    )
-    await require(
-        conn,
-        SQL.missing_products,
         "product",
         [
             *(
@@ -461,15 +406,18 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
     await conn.execute(
         SQL.load_orders,
         ids,
-        column(records, "created_at"),
-        column(records, "user_id"),
-        column(records, "partner_name"),
-        column(records, "driver_id"),
-        column(records, "ridehail_tier"),
-        column(records, "order_type"),
-        column(records, "shipment"),
-        column(records, "currency"),
-        column(records, "delivery_subsidization"),
+        *columns(
+            records,
+            "created_at",
+            "user_id",
+            "partner_name",
+            "driver_id",
+            "ridehail_tier",
+            "order_type",
+            "shipment",
+            "currency",
+            "delivery_subsidization",
+        ),
         [
             _json([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]])
             for r in records
@@ -479,8 +427,7 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
         [_json(r["tracking_numbers"]) for r in records],
         [r["payment"]["installments_paid"] for r in records],
         [r["payment"]["failed"] for r in records],
-        column(records, "subscription_status"),
-        column(records, "subscription_overdue"),
+        *columns(records, "subscription_status", "subscription_overdue"),
         [r["exchange"]["status"] if r["exchange"] else None for r in records],
         [
             _json(
