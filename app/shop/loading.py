@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from app.core import sql
 from app.core.loader import RecordError, Section, schema_validator
 from app.shop import store
-from app.shop.schemas import RidehailId
+from app.shop.schemas import ADDRESS_FIELDS, RidehailId
 
 SQL = sql.load(
     "shop",
@@ -39,19 +39,6 @@ SQL = sql.load(
 )
 
 STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELIVERED", "CANCELLED")
-ADDRESS_FIELDS = (
-    "type",
-    "first_name",
-    "last_name",
-    "country",
-    "zip",
-    "city",
-    "street",
-    "house_number",
-    "floor",
-    "door",
-    "phone",
-)
 Text = fields.String
 Time = fields.AwareDateTime
 
@@ -123,18 +110,13 @@ class TierRecord(Schema):
     discount_percent = fields.Decimal(required=True, validate=validate.Range(0, 100))
 
 
-class AddressRecord(Schema):
-    type = Text(required=True, validate=validate.OneOf(("shipping", "billing")))
-    first_name = Text(load_default="")
-    last_name = Text(load_default="")
-    country = Text(load_default="")
-    zip = Text(load_default="")
-    city = Text(load_default="")
-    street = Text(load_default="")
-    house_number = Text(load_default="")
-    floor = Text(load_default="")
-    door = Text(load_default="")
-    phone = Text(load_default="")
+AddressRecord = Schema.from_dict(
+    {
+        "type": Text(required=True, validate=validate.OneOf(("shipping", "billing"))),
+        **{name: Text(load_default="") for name in ADDRESS_FIELDS[1:]},
+    },
+    name="AddressRecord",
+)
 
 
 class StatusRecord(Schema):

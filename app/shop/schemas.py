@@ -234,18 +234,22 @@ class OrdersQuerySchema(Schema):
             raise ValidationError("The limit field is required when skip is present.", "limit")
 
 
-class AddressSchema(Schema):
-    type = fields.String()
-    first_name = fields.String()
-    last_name = fields.String()
-    country = fields.String()
-    zip = fields.String()
-    city = fields.String()
-    street = fields.String()
-    house_number = fields.String()
-    floor = fields.String()
-    door = fields.String()
-    phone = fields.String()
+ADDRESS_FIELDS = (
+    "type",
+    "first_name",
+    "last_name",
+    "country",
+    "zip",
+    "city",
+    "street",
+    "house_number",
+    "floor",
+    "door",
+    "phone",
+)
+AddressSchema = Schema.from_dict(
+    {name: fields.String() for name in ADDRESS_FIELDS}, name="AddressSchema"
+)
 
 
 class StatusEntrySchema(Schema):
