@@ -46,6 +46,7 @@ INVALID = (
         ShopErrorSchema,
     ),
 )
+NOT_JSON = (400, ("The body is not valid JSON", ShopErrorSchema))
 USER_NOT_FOUND = "User not found."
 
 FIND_BY_EMAIL = FindByEmailQuerySchema()
@@ -91,6 +92,8 @@ async def _body(request: web.Request, limit: int | None = None) -> dict:
     responses=_responses(
         ("Per-record results (a failed record never rolls back another)", ImportResultSchema),
         INVALID,
+        NOT_JSON,
+        (413, ("The body is larger than 32 MiB", ShopErrorSchema)),
     ),
     description=(
         f"`users` holds 1 to {MAX_IMPORT} records, else 422. Each record needs `email` (a valid "
@@ -104,7 +107,8 @@ async def _body(request: web.Request, limit: int | None = None) -> dict:
         "<name>.`, `User not found for id: <id>.`, `Email already belongs to a different user.`, "
         "`ridehail_id already belongs to a different user.`, `agency_id already belongs to a "
         "different user.` `failed` entries repeat the record's `id`, `ridehail_id` (string) and "
-        "`email` as sent. A body that is not valid JSON answers 400."
+        "`email` as sent. `success` is true whenever the batch was processed, even if every "
+        "record failed. A body that is not valid JSON answers 400."
     ),
 )
 @shop_key("shop_import_api_key")
@@ -212,6 +216,7 @@ async def get_kit(request: web.Request) -> web.Response:
         (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema)),
         (409, ("Per-user kits are switched off (FEATURE_USER_PRODUCT_KIT=0)", ShopErrorSchema)),
         INVALID,
+        NOT_JSON,
     ),
     description=(
         KIT_DESCRIPTION + " One call upserts one product: an existing entry takes the new "
@@ -328,6 +333,7 @@ async def list_exchange_orders(request: web.Request) -> web.Response:
             ),
         ),
         INVALID,
+        NOT_JSON,
     ),
     description=(
         "A pending exchange becomes approved or denied. Sending the same decision again "
