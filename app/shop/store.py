@@ -17,6 +17,7 @@ SQL = sql.load(
     "find_by_email",
     "products",
     "user_exists",
+    "lock_user",
     "product_exists",
     "kit",
     "upsert_kit_entry",
@@ -76,6 +77,7 @@ async def save_kit_entry(
 ) -> list[dict[str, Any]]:
     """Upsert the entry, refresh the user's kit counters; the user's whole kit after it."""
     async with pool.acquire() as conn, conn.transaction():
+        await conn.execute(SQL.lock_user, user_id)
         await conn.execute(SQL.upsert_kit_entry, user_id, product_id, quantity, mandatory)
         await conn.execute(SQL.refresh_kit_state, [user_id])
         return await conn.fetchval(SQL.kit, True, user_id)

@@ -1,5 +1,7 @@
 """find-by-email, products, and a user's kit (read and write, both kit modes)."""
 
+import asyncio
+
 import pytest
 
 from tests.shop.conftest import IMPORT, kit_entry, load, unit, user
@@ -214,3 +216,17 @@ async def test_kit_write_is_refused_while_per_user_kits_are_off(make_client, kit
     assert response.status == 409
     assert "FEATURE_USER_PRODUCT_KIT=0" in (await response.json())["message"]
     assert await kits.fetchval("SELECT quantity FROM shop_user_kits WHERE product_id = 1") == 2
+
+
+async def test_concurrent_kit_writes_for_one_user_keep_its_counters_right(client, kits):
+    await load(kits, users=[user(3)])
+    bodies = [{"product_id": p, "quantity": 1, "mandatory": True} for p in (1, 2, 3)]
+    responses = await asyncio.gather(
+        *(client.post("/api/users/3/kit", headers=IMPORT, json=body) for body in bodies)
+    )
+    assert [r.status for r in responses] == [200, 200, 200]
+    assert len(await kit_of(client, 3)) == 3
+    counters = await kits.fetchrow(
+        "SELECT user_kit_owned, user_kit_owed FROM shop_users WHERE id = 3"
+    )
+    assert tuple(counters) == (0, 3)
