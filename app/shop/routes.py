@@ -9,7 +9,7 @@ from app.core.errors import ApiError
 from app.core.http import BULK_BODY_LIMIT, json_response, read_json
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ShopErrorSchema, operation
-from app.shop import importing, paging, store
+from app.shop import docs, importing, paging, store
 from app.shop import laravel as lv
 from app.shop.schemas import (
     MAX_IMPORT,
@@ -95,21 +95,7 @@ async def _body(request: web.Request, limit: int | None = None) -> dict:
         NOT_JSON,
         (413, ("The body is larger than 32 MiB", ShopErrorSchema)),
     ),
-    description=(
-        f"`users` holds 1 to {MAX_IMPORT} records, else 422. Each record needs `email` (a valid "
-        "address, stored lower-cased), `first_name`, `last_name`, `partner_name` and `active` "
-        "(0 or 1); `id`, `ridehail_id` (an integer or a string of digits) and `agency_id` are "
-        "optional. A record with `id` updates that user; an omitted `ridehail_id`/`agency_id` "
-        "keeps the stored value, an explicit null clears it. Records are saved in request order, "
-        "each in its own savepoint, so a later record sees (and can conflict with) an earlier one "
-        "of the same request. A record's `error` is the first problem in this order: field "
-        "validation (Laravel text, e.g. `The email field is required.`), `Partner not found: "
-        "<name>.`, `User not found for id: <id>.`, `Email already belongs to a different user.`, "
-        "`ridehail_id already belongs to a different user.`, `agency_id already belongs to a "
-        "different user.` `failed` entries repeat the record's `id`, `ridehail_id` (string) and "
-        "`email` as sent. `success` is true whenever the batch was processed, even if every "
-        "record failed. A body that is not valid JSON answers 400."
-    ),
+    description=docs.IMPORT,
 )
 @shop_key("shop_import_api_key")
 async def import_users(request: web.Request) -> web.Response:
@@ -160,10 +146,7 @@ async def find_by_email(request: web.Request) -> web.Response:
     security="shop_import",
     query=ProductsQuerySchema,
     responses=_responses(("Products ordered by id", ProductSchema(many=True))),
-    description=(
-        "Only products flagged available and not deleted. With `partner_name` (exact), "
-        "only the products linked to that partner; an unknown partner gives `[]`."
-    ),
+    description=docs.PRODUCTS,
 )
 @shop_key("shop_import_api_key")
 async def products(request: web.Request) -> web.Response:
@@ -178,13 +161,6 @@ def _user_id(request: web.Request) -> int:
     return int(raw)
 
 
-KIT_DESCRIPTION = (
-    "With FEATURE_USER_PRODUCT_KIT=1 each user has an own kit; with 0 the user's kit is their "
-    "partner's kit. Entries are ordered by `product_id`. `channel` is the channel of the user's "
-    "most recently assigned unit of the product, null when none is assigned."
-)
-
-
 @routes.get("/api/users/{user}/kit", allow_head=False)
 @operation(
     summary="A user's kit",
@@ -193,7 +169,7 @@ KIT_DESCRIPTION = (
     responses=_responses(
         ("The kit", KitSchema), (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))
     ),
-    description=KIT_DESCRIPTION,
+    description=docs.KIT,
 )
 @shop_key("shop_import_api_key")
 async def get_kit(request: web.Request) -> web.Response:
@@ -218,14 +194,7 @@ async def get_kit(request: web.Request) -> web.Response:
         INVALID,
         NOT_JSON,
     ),
-    description=(
-        KIT_DESCRIPTION + " One call upserts one product: an existing entry takes the new "
-        "`quantity` (integer 1–1000) and `mandatory` (boolean); `product_id` must be an "
-        "existing, "
-        "not deleted product (`The selected product id is invalid.`). An unknown user answers 404 "
-        "before the body is validated. While per-user kits are switched off the user's kit is "
-        "their partner's, which this endpoint does not change: it answers 409 and writes nothing."
-    ),
+    description=docs.KIT_WRITE,
 )
 @shop_key("shop_import_api_key")
 async def save_kit_entry(request: web.Request) -> web.Response:
@@ -255,15 +224,7 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     security="shop_import",
     query=UsersQueryDoc,
     responses=_responses(("A page of users", UserPageSchema), INVALID),
-    description=(
-        "Active users with a `ridehail_id` and/or an `agency_id`, ordered by `id`. `kit` is the "
-        "whole kit; an entry is in `existing_kit` (with `channel`) when the user owns (units "
-        "assigned) at least the required quantity, else in `available_kit`. `limit` out of 1–200 "
-        "is clamped, a non-numeric one means 200; a non-numeric or non-positive `page` means 1. "
-        "`email` matches case-insensitively. Booleans take 1/true/0/false. A non-integer `id` or "
-        "product id, or another boolean value, answers 422. Page URLs are absolute and keep every "
-        "query parameter but `page`; `from`/`to` are null on an empty page."
-    ),
+    description=docs.USERS_LIST,
 )
 @shop_key("shop_import_api_key")
 async def list_users(request: web.Request) -> web.Response:
@@ -290,18 +251,7 @@ async def list_users(request: web.Request) -> web.Response:
     responses=_responses(
         ("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID
     ),
-    description=(
-        "Orders that have an exchange request, ordered by `order_timestamp` then `order_id`. "
-        "`*_from`/`*_to` are inclusive UNIX seconds. `country` matches the shipping address "
-        "country case-insensitively, `city` is a case-insensitive substring of the shipping "
-        "city, `tracking` matches any tracking number the order ever had. `limit` 1–200 "
-        "(default 200), `page` from 1; with `skip` (which requires `limit`) the offset is `skip` "
-        "and `page` is ignored. An invalid value answers 422. Amounts are 2-decimal strings over "
-        'items with a bag; `paid_in_eur` is `""` when the currency has no rate. With '
-        'FEATURE_TIER_DISCOUNT=0, `loyalty_discount_percent` and `total_savings` are `""` and '
-        "`ridehail_tier` is `-`. `shipment` is always `Standard` (spec); the `shipment` filter "
-        "reads the order's stored shipment type."
-    ),
+    description=docs.EXCHANGE_ORDERS,
 )
 @shop_key("shop_orders_api_key")
 async def list_exchange_orders(request: web.Request) -> web.Response:
@@ -335,11 +285,7 @@ async def list_exchange_orders(request: web.Request) -> web.Response:
         INVALID,
         NOT_JSON,
     ),
-    description=(
-        "A pending exchange becomes approved or denied. Sending the same decision again "
-        "answers 200 and changes nothing; the opposite decision answers 409. Of two "
-        "concurrent opposite reviews exactly one wins."
-    ),
+    description=docs.REVIEW,
 )
 @shop_key("shop_orders_api_key")
 async def review_exchange(request: web.Request) -> web.Response:
