@@ -33,10 +33,9 @@ KIT = (
 
 
 KIT_WRITE = (
-    KIT + " One call upserts one product: an existing entry takes the new "
-    "`quantity` (integer 1–1000) and `mandatory` (boolean); `product_id` must be an "
-    "existing, "
-    "not deleted product (`The selected product id is invalid.`). An unknown user answers 404 "
+    KIT + " One call upserts one product: an existing entry takes the new `quantity` "
+    "(integer 1–1000) and `mandatory` (boolean); `product_id` must be an existing, not "
+    "deleted product (`The selected product id is invalid.`). An unknown user answers 404 "
     "before the body is validated. While per-user kits are switched off the user's kit is "
     "their partner's, which this endpoint does not change: it answers 409 and writes nothing."
 )
@@ -49,7 +48,8 @@ USERS_LIST = (
     "is clamped, a non-numeric one means 200; a non-numeric or non-positive `page` means 1. "
     "`email` matches case-insensitively. Booleans take 1/true/0/false. A non-integer `id` or "
     "product id, or another boolean value, answers 422. Page URLs are absolute and keep every "
-    "query parameter but `page`; `from`/`to` are null on an empty page."
+    "query parameter but `page`; `from`/`to` are null on an empty page. An empty parameter "
+    "counts as not sent."
 )
 
 
