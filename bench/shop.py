@@ -207,6 +207,43 @@ def _measure_pages(
     return ok
 
 
+def _post(url: str, body: dict) -> float:
+    """Milliseconds for one POST with the Import key."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"api-key": BENCH_KEYS["SHOP_IMPORT_API_KEY"], "Content-Type": "application/json"},
+    )
+    started = time.perf_counter()
+    with urllib.request.urlopen(request) as response:
+        json.loads(response.read())
+    return (time.perf_counter() - started) * 1000
+
+
+def _measure_kits(base: str) -> bool:
+    """A kit read and a kit write, after enough calls that a cached generic plan would be used."""
+    key = BENCH_KEYS["SHOP_IMPORT_API_KEY"]
+    users = iter(range(1000, 2000))
+    for _ in range(20):  # more than 5 runs on each pooled connection
+        _get(f"{base}/api/users/{next(users)}/kit", key)
+        _post(
+            f"{base}/api/users/{next(users)}/kit",
+            {"product_id": 1, "quantity": 2, "mandatory": True},
+        )
+    read = best_of(5, lambda: _get(f"{base}/api/users/{next(users)}/kit", key))
+    write = best_of(
+        5,
+        lambda: _post(
+            f"{base}/api/users/{next(users)}/kit",
+            {"product_id": 2, "quantity": 1, "mandatory": False},
+        ),
+    )
+    return report("GET /api/users/{user}/kit", read, 100, "ms") & report(
+        "POST /api/users/{user}/kit", write, 100, "ms"
+    )
+
+
 def main() -> bool:
     url = fresh_database("bench_shop")
     started = time.perf_counter()
@@ -235,6 +272,7 @@ def main() -> bool:
                 150,
                 "",
             )
+            ok &= _measure_kits(server.url)
             runs = iter(range(1, 6))
             ok &= report(
                 "POST /api/import/users 1,000 (half updates)",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -27,20 +29,22 @@ SQL = sql.load(
 )
 
 
-async def _fetchrow_custom_plan(pool: asyncpg.Pool, statement: str, *args: Any) -> asyncpg.Record:
-    """Run a list query planned for these very arguments.
+@contextlib.asynccontextmanager
+async def _planned_per_call(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A connection in a transaction whose statements are planned for their actual arguments.
 
-    The list statements switch filters off with `$n IS NULL OR …`; a cached generic plan
-    cannot drop those branches and would scan where an index serves the actual filters.
+    The shop's statements switch filters and kit modes off with `$n IS NULL OR …` and
+    `per_user AND …`; a cached generic plan cannot drop those branches and scans whole tables
+    where an index serves the actual call (measured: a kit read goes from 1 ms to 70 ms).
     """
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
-        return await conn.fetchrow(statement, *args)
+        yield conn
 
 
 async def import_users(pool: asyncpg.Pool, records: list[dict[str, Any]]) -> list[asyncpg.Record]:
     """Save the records (each in its own savepoint), refresh the saved users' kit counters."""
-    async with pool.acquire() as conn, conn.transaction():
+    async with _planned_per_call(pool) as conn:
         rows = await conn.fetch(SQL.import_users, records)
         saved = [row["user_id"] for row in rows if row["user_id"] is not None]
         if saved:
@@ -58,7 +62,7 @@ async def products(pool: asyncpg.Pool, partner_name: str | None) -> list[dict[st
 
 async def kit(pool: asyncpg.Pool, user_id: int, per_user: bool) -> list[dict[str, Any]] | None:
     """The user's kit entries, or None for an unknown user."""
-    async with pool.acquire() as conn:
+    async with _planned_per_call(pool) as conn:
         if not await conn.fetchval(SQL.user_exists, user_id):
             return None
         return await conn.fetchval(SQL.kit, per_user, user_id)
@@ -76,32 +80,34 @@ async def save_kit_entry(
     pool: asyncpg.Pool, user_id: int, product_id: int, quantity: int, mandatory: bool
 ) -> list[dict[str, Any]]:
     """Upsert the entry, refresh the user's kit counters; the user's whole kit after it."""
-    async with pool.acquire() as conn, conn.transaction():
+    async with _planned_per_call(pool) as conn:
         await conn.execute(SQL.lock_user, user_id)
         await conn.execute(SQL.upsert_kit_entry, user_id, product_id, quantity, mandatory)
         await conn.execute(SQL.refresh_kit_state, [user_id])
         return await conn.fetchval(SQL.kit, True, user_id)
 
 
+USER_FILTERS = (
+    "partner_name",
+    "agency_id",
+    "ridehail_id",
+    "email",
+    "id",
+    "existing_product_id",
+    "available_product_id",
+    "existing_kit_empty",
+    "available_kit_empty",
+)
+
+
 async def users_page(
     pool: asyncpg.Pool, per_user: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> tuple[int, list[dict[str, Any]]]:
-    row = await _fetchrow_custom_plan(
-        pool,
-        SQL.users_page,
-        per_user,
-        limit,
-        offset,
-        filters.get("partner_name"),
-        filters.get("agency_id"),
-        filters.get("ridehail_id"),
-        filters.get("email"),
-        filters.get("id"),
-        filters.get("existing_product_id"),
-        filters.get("available_product_id"),
-        filters.get("existing_kit_empty"),
-        filters.get("available_kit_empty"),
-    )
+    """(total of matching users, the page's users with their kits)."""
+    async with _planned_per_call(pool) as conn:
+        row = await conn.fetchrow(
+            SQL.users_page, per_user, limit, offset, *(filters.get(name) for name in USER_FILTERS)
+        )
     return row["total"], row["data"]
 
 
@@ -129,15 +135,14 @@ ORDER_FILTERS = (
 async def exchange_orders(
     pool: asyncpg.Pool, tier_discount: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    row = await _fetchrow_custom_plan(
-        pool,
-        SQL.exchange_orders,
-        tier_discount,
-        limit,
-        offset,
-        *(filters.get(name) for name in ORDER_FILTERS),
-    )
-    return row[0]
+    async with _planned_per_call(pool) as conn:
+        return await conn.fetchval(
+            SQL.exchange_orders,
+            tier_discount,
+            limit,
+            offset,
+            *(filters.get(name) for name in ORDER_FILTERS),
+        )
 
 
 async def review_exchange(pool: asyncpg.Pool, order_id: int, status: str) -> str | None:
