@@ -229,7 +229,7 @@ BEGIN
                   AND NOT EXISTS (SELECT FROM shop_users u WHERE u.id = given_id) THEN
                 error := format('User not found for id: %s.', given_id);
             ELSIF EXISTS (SELECT FROM shop_users u
-                          WHERE u.email = r->>'email' AND u.id IS DISTINCT FROM given_id) THEN
+                          WHERE u.email = lower(r->>'email') AND u.id IS DISTINCT FROM given_id) THEN
                 error := 'Email already belongs to a different user.';
             ELSIF r->>'ridehail_id' IS NOT NULL
                   AND EXISTS (SELECT FROM shop_users u WHERE u.ridehail_id = r->>'ridehail_id'
@@ -241,7 +241,7 @@ BEGIN
                 error := 'agency_id already belongs to a different user.';
             ELSIF given_id IS NOT NULL THEN
                 UPDATE shop_users u SET
-                    email = r->>'email',
+                    email = lower(r->>'email'),
                     first_name = r->>'first_name',
                     last_name = r->>'last_name',
                     partner_id = partner,
@@ -256,7 +256,7 @@ BEGIN
             ELSE
                 INSERT INTO shop_users (email, ridehail_id, agency_id, first_name, last_name,
                                         partner_id, active)
-                VALUES (r->>'email', r->>'ridehail_id', r->>'agency_id', r->>'first_name',
+                VALUES (lower(r->>'email'), r->>'ridehail_id', r->>'agency_id', r->>'first_name',
                         r->>'last_name', partner, (r->>'active')::integer = 1)
                 RETURNING shop_users.id, shop_users.ridehail_id INTO user_id, saved_ridehail_id;
                 action := 'created';

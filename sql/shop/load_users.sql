@@ -3,7 +3,7 @@
 WITH saved AS (
     INSERT INTO shop_users (id, email, ridehail_id, agency_id, first_name, last_name, partner_id,
                             active)
-    SELECT r.id, r.email, r.ridehail_id, r.agency_id, r.first_name, r.last_name, p.id, r.active
+    SELECT r.id, lower(r.email), r.ridehail_id, r.agency_id, r.first_name, r.last_name, p.id, r.active
     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                 $7::text[], $8::boolean[])
          r (id, email, ridehail_id, agency_id, first_name, last_name, partner_name, active)
