@@ -1,5 +1,300 @@
-"""HTTP handlers of the shop family."""
+"""HTTP handlers of the shop family (spec Family B, DESIGN §4)."""
+
+from __future__ import annotations
 
 from aiohttp import web
 
+from app.core.auth import shop_key
+from app.core.errors import ApiError
+from app.core.http import BULK_BODY_LIMIT, json_response, read_json
+from app.core.keys import POOL, SETTINGS
+from app.core.openapi import ShopErrorSchema, operation
+from app.shop import docs, importing, paging, store
+from app.shop import laravel as lv
+from app.shop.schemas import (
+    MAX_IMPORT,
+    MAX_PAGE,
+    ExchangeOrderSchema,
+    FindByEmailQuerySchema,
+    FoundUserSchema,
+    ImportRequestSchema,
+    ImportResultSchema,
+    KitSchema,
+    KitWriteSchema,
+    OrdersQuerySchema,
+    ProductSchema,
+    ProductsQuerySchema,
+    ReviewResultSchema,
+    ReviewSchema,
+    UserPageSchema,
+    UsersQueryDoc,
+    UsersQuerySchema,
+)
+
 routes = web.RouteTableDef()
+
+AUTH_ERRORS = {
+    401: ("The api-key header is missing", ShopErrorSchema),
+    403: ("The api-key header is wrong", ShopErrorSchema),
+    503: ("The key is not configured on this server", ShopErrorSchema),
+}
+INVALID = (
+    422,
+    (
+        "Validation error: `message` is the first text, `errors` maps each field to "
+        "its texts (Laravel wording)",
+        ShopErrorSchema,
+    ),
+)
+NOT_JSON = (400, ("The body is not valid JSON", ShopErrorSchema))
+USER_NOT_FOUND = "User not found."
+
+FIND_BY_EMAIL = FindByEmailQuerySchema()
+KIT_WRITE = KitWriteSchema()
+USERS_QUERY = UsersQuerySchema()
+ORDERS_QUERY = OrdersQuerySchema()
+REVIEW = ReviewSchema()
+
+
+def _responses(ok: tuple[str, object], *others: tuple[int, tuple[str, object]]) -> dict:
+    return {200: ok, **AUTH_ERRORS, **dict(others)}
+
+
+def _query(request: web.Request) -> dict[str, str]:
+    # A repeated parameter counts once, with its last value; an empty one is not sent.
+    return {key: value for key, value in request.query.items() if value != ""}
+
+
+async def _body(request: web.Request, limit: int | None = None) -> dict:
+    """The JSON body as an object; any other JSON value validates like an empty object."""
+    body = await (read_json(request, limit) if limit else read_json(request))
+    return lv.blanks_as_null(body) if isinstance(body, dict) else {}
+
+
+@routes.post("/api/import/users")
+@operation(
+    summary="Create or update users in bulk",
+    tag="Shop",
+    security="shop_import",
+    request=ImportRequestSchema,
+    request_example={
+        "users": [
+            {
+                "email": "ana@example.com",
+                "ridehail_id": 4711,
+                "first_name": "Ana",
+                "last_name": "Silva",
+                "partner_name": "Fleet One",
+                "active": 1,
+            }
+        ]
+    },
+    responses=_responses(
+        ("Per-record results (a failed record never rolls back another)", ImportResultSchema),
+        INVALID,
+        NOT_JSON,
+        (413, ("The body is larger than 32 MiB", ShopErrorSchema)),
+    ),
+    description=docs.IMPORT,
+)
+@shop_key("shop_import_api_key")
+async def import_users(request: web.Request) -> web.Response:
+    body = await _body(request, BULK_BODY_LIMIT)
+    if errors := importing.batch_errors(body):
+        raise lv.unprocessable(errors)
+    records = body["users"]
+    checked = importing.check(records)
+    saved = (
+        await store.import_users(request.app[POOL], checked.payloads) if checked.payloads else []
+    )
+    return json_response({"success": True, "results": importing.results(records, checked, saved)})
+
+
+@routes.get("/api/users/find-by-email", allow_head=False)
+@operation(
+    summary="Find a user's internal ID by email",
+    tag="Shop",
+    security="shop_import",
+    query=FindByEmailQuerySchema,
+    responses=_responses(
+        ("The user", FoundUserSchema),
+        (404, (f"No user has this email: `{USER_NOT_FOUND}`", ShopErrorSchema)),
+        INVALID,
+    ),
+    description="The email is compared case-insensitively; inactive users are found too.",
+)
+@shop_key("shop_import_api_key")
+async def find_by_email(request: web.Request) -> web.Response:
+    query = lv.load(FIND_BY_EMAIL, _query(request))
+    user = await store.find_by_email(request.app[POOL], query["email"])
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return json_response(
+        {
+            "success": True,
+            "user_id": user["id"],
+            "ridehail_id": user["ridehail_id"],
+            "agency_id": user["agency_id"],
+        }
+    )
+
+
+@routes.get("/api/products", allow_head=False)
+@operation(
+    summary="List available products",
+    tag="Shop",
+    security="shop_import",
+    query=ProductsQuerySchema,
+    responses=_responses(("Products ordered by id", ProductSchema(many=True))),
+    description=docs.PRODUCTS,
+)
+@shop_key("shop_import_api_key")
+async def products(request: web.Request) -> web.Response:
+    partner_name = _query(request).get("partner_name")
+    return json_response(await store.products(request.app[POOL], partner_name))
+
+
+def _user_id(request: web.Request) -> int:
+    raw = request.match_info["user"]
+    if not raw.isdigit() or int(raw) >= 2**63:
+        raise ApiError(404, USER_NOT_FOUND)
+    return int(raw)
+
+
+@routes.get("/api/users/{user}/kit", allow_head=False)
+@operation(
+    summary="A user's kit",
+    tag="Shop",
+    security="shop_import",
+    responses=_responses(
+        ("The kit", KitSchema), (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))
+    ),
+    description=docs.KIT,
+)
+@shop_key("shop_import_api_key")
+async def get_kit(request: web.Request) -> web.Response:
+    per_user = request.app[SETTINGS].feature_user_product_kit
+    kit = await store.kit(request.app[POOL], _user_id(request), per_user)
+    if kit is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return json_response({"success": True, "kit": kit})
+
+
+@routes.post("/api/users/{user}/kit")
+@operation(
+    summary="Add a product to a user's kit or change it",
+    tag="Shop",
+    security="shop_import",
+    request=KitWriteSchema,
+    request_example={"product_id": 12, "quantity": 2, "mandatory": True},
+    responses=_responses(
+        ("The user's whole kit after the write", KitSchema),
+        (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema)),
+        (409, ("Per-user kits are switched off (FEATURE_USER_PRODUCT_KIT=0)", ShopErrorSchema)),
+        INVALID,
+        NOT_JSON,
+    ),
+    description=docs.KIT_WRITE,
+)
+@shop_key("shop_import_api_key")
+async def save_kit_entry(request: web.Request) -> web.Response:
+    pool = request.app[POOL]
+    user_id = _user_id(request)
+    if not await store.user_exists(pool, user_id):
+        raise ApiError(404, USER_NOT_FOUND)
+    if not request.app[SETTINGS].feature_user_product_kit:
+        raise ApiError(
+            409,
+            "Per-user kits are switched off on this server "
+            "(FEATURE_USER_PRODUCT_KIT=0): the user's kit is the partner's kit.",
+        )
+    entry = lv.load(KIT_WRITE, await _body(request))
+    if not await store.product_exists(pool, entry["product_id"]):
+        raise lv.unprocessable({"product_id": ["The selected product id is invalid."]})
+    kit = await store.save_kit_entry(
+        pool, user_id, entry["product_id"], entry["quantity"], entry["mandatory"]
+    )
+    return json_response({"success": True, "kit": kit})
+
+
+@routes.get("/api/users", allow_head=False)
+@operation(
+    summary="Page through users with their kits",
+    tag="Shop",
+    security="shop_import",
+    query=UsersQueryDoc,
+    responses=_responses(("A page of users", UserPageSchema), INVALID),
+    description=docs.USERS_LIST,
+)
+@shop_key("shop_import_api_key")
+async def list_users(request: web.Request) -> web.Response:
+    query = _query(request)
+    filters = lv.load(USERS_QUERY, query)
+    limit = paging.lenient_int(query.get("limit"), MAX_PAGE, 1, MAX_PAGE)
+    page = paging.lenient_int(query.get("page"), 1, 1, None)
+    total, users = await store.users_page(
+        request.app[POOL],
+        request.app[SETTINGS].feature_user_product_kit,
+        limit,
+        min((page - 1) * limit, paging.MAX_OFFSET),
+        filters,
+    )
+    return json_response(paging.envelope(request.url, page, limit, total, users))
+
+
+@routes.get("/api/v1/exchanges/orders", allow_head=False)
+@operation(
+    summary="List exchange orders",
+    tag="Shop",
+    security="shop_orders",
+    query=OrdersQuerySchema,
+    responses=_responses(
+        ("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID
+    ),
+    description=docs.EXCHANGE_ORDERS,
+)
+@shop_key("shop_orders_api_key")
+async def list_exchange_orders(request: web.Request) -> web.Response:
+    query = lv.load(ORDERS_QUERY, _query(request))
+    limit = query.get("limit", MAX_PAGE)
+    offset = query["skip"] if "skip" in query else (query.get("page", 1) - 1) * limit
+    offset = min(offset, paging.MAX_OFFSET)
+    orders = await store.exchange_orders(
+        request.app[POOL], request.app[SETTINGS].feature_tier_discount, limit, offset, query
+    )
+    return json_response(orders)
+
+
+@routes.post("/api/v1/exchanges/review")
+@operation(
+    summary="Approve or deny an exchange",
+    tag="Shop",
+    security="shop_orders",
+    request=ReviewSchema,
+    request_example={"order_id": 100234, "status": "approved"},
+    responses=_responses(
+        ("The decision", ReviewResultSchema),
+        (404, ("No exchange request for this order: `Exchange order not found.`", ShopErrorSchema)),
+        (
+            409,
+            (
+                "The exchange was already decided the other way; a decision is final",
+                ShopErrorSchema,
+            ),
+        ),
+        INVALID,
+        NOT_JSON,
+    ),
+    description=docs.REVIEW,
+)
+@shop_key("shop_orders_api_key")
+async def review_exchange(request: web.Request) -> web.Response:
+    review = lv.load(REVIEW, await _body(request))
+    status = await store.review_exchange(request.app[POOL], review["order_id"], review["status"])
+    if status is None:
+        raise ApiError(404, "Exchange order not found.")
+    if status != review["status"]:
+        raise ApiError(409, f"The exchange was already {status}; a decision is final.")
+    return json_response(
+        {"success": True, "order_id": review["order_id"], "exchange_status": status.capitalize()}
+    )

@@ -1,0 +1,133 @@
+"""Validation texts in Laravel's wording (DESIGN §4), for marshmallow fields and 422 bodies.
+
+Laravel names a field by its key with underscores as spaces ("The product id field is
+required."); the `errors` object keeps the key itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+from app.core.errors import ApiError
+
+TRUTHY = {True, 1, "1", "true"}
+FALSY = {False, 0, "0", "false"}
+
+
+def blanks_as_null(values: dict[str, Any]) -> dict[str, Any]:
+    """Laravel's ConvertEmptyStringsToNull: an empty string in a body is null."""
+    return {key: None if value == "" else value for key, value in values.items()}
+
+
+def label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def required(name: str) -> str:
+    return f"The {label(name)} field is required."
+
+
+def _messages(name: str, kind: str) -> dict[str, str]:
+    return {
+        "required": required(name),
+        "null": required(name),
+        "invalid": f"The {label(name)} field must be {kind}.",
+    }
+
+
+BIGINT = 2**63
+
+
+class _Integer(fields.Integer):
+    """An integer the database can hold: a larger one is "not an integer" rather than a crash."""
+
+    def _validated(self, value):
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
+        number = super()._validated(value)
+        if not -BIGINT <= number < BIGINT:
+            raise self.make_error("invalid")
+        return number
+
+
+def integer(name: str, **kwargs: Any) -> fields.Integer:
+    return _Integer(error_messages=_messages(name, "an integer"), **kwargs)
+
+
+def string(name: str, **kwargs: Any) -> fields.String:
+    return fields.String(error_messages=_messages(name, "a string"), **kwargs)
+
+
+def boolean(name: str, **kwargs: Any) -> fields.Boolean:
+    return fields.Boolean(
+        truthy=TRUTHY, falsy=FALSY, error_messages=_messages(name, "true or false"), **kwargs
+    )
+
+
+def filled(name: str, high: int = 255) -> list:
+    """Non-empty (an empty string counts as missing, as in Laravel) and at most `high` long."""
+
+    def not_empty(value: str) -> None:
+        if not value.strip():
+            raise ValidationError(required(name))
+
+    too_long = f"The {label(name)} field must not be greater than {high} characters."
+    return [not_empty, validate.Length(max=high, error=too_long)]
+
+
+def email(name: str, **kwargs: Any) -> fields.String:
+    """A required, filled, valid email address; the texts come in that order."""
+    invalid = f"The {label(name)} field must be a valid email address."
+    return fields.String(
+        required=True,
+        error_messages=_messages(name, "a string"),
+        validate=[*filled(name), validate.Email(error=invalid)],
+        **kwargs,
+    )
+
+
+def between(name: str, low: int, high: int) -> validate.Range:
+    return validate.Range(
+        low, high, error=f"The {label(name)} field must be between {low} and {high}."
+    )
+
+
+def at_least(name: str, low: int) -> validate.Range:
+    return validate.Range(min=low, error=f"The {label(name)} field must be at least {low}.")
+
+
+def one_of(name: str, choices: tuple[str, ...]) -> validate.OneOf:
+    return validate.OneOf(choices, error=f"The selected {label(name)} is invalid.")
+
+
+def errors_of(exc: ValidationError) -> dict[str, list[str]]:
+    """marshmallow's messages as Laravel's `errors` object: field -> list of texts."""
+    messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
+    return {
+        name: [
+            text
+            for text in (texts if isinstance(texts, list) else [texts])
+            if isinstance(text, str)
+        ]
+        for name, texts in messages.items()
+    }
+
+
+def unprocessable(errors: dict[str, list[str]]) -> ApiError:
+    """Laravel's 422: the first text as `message`, "(and N more errors)" when there are more."""
+    texts = [text for field_texts in errors.values() for text in field_texts]
+    message = texts[0]
+    if len(texts) > 1:
+        more = len(texts) - 1
+        message += f" (and {more} more error{'s' if more > 1 else ''})"
+    return ApiError(422, message, errors=errors)
+
+
+def load(schema: Any, data: Any) -> Any:
+    """Load `data` with a schema instance, or raise the 422 ApiError."""
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise unprocessable(errors_of(exc)) from None
