@@ -1,0 +1,7 @@
+DROP TABLE flags;
+DROP TABLE course_results;
+DROP TABLE assignments;
+DROP TABLE path_courses;
+DROP TABLE paths;
+DROP TABLE courses;
+DROP TABLE riders;
