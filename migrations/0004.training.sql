@@ -83,6 +83,9 @@ CREATE TABLE course_results (
 -- The completions feed: keyset order (completed_at, rider_id, course_id) of passed records.
 CREATE INDEX course_results_feed ON course_results (completed_at, rider_id, course_id)
     WHERE completed_at IS NOT NULL;
+-- "Which riders passed these courses" (completion of a path assigned to many riders at once).
+CREATE INDEX course_results_course ON course_results (course_id, rider_id)
+    WHERE completed_at IS NOT NULL;
 
 CREATE TABLE flags (
     flag_id    uuid PRIMARY KEY DEFAULT gen_random_uuid(),
