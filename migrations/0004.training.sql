@@ -87,6 +87,18 @@ CREATE INDEX course_results_feed ON course_results (completed_at, rider_id, cour
 CREATE INDEX course_results_course ON course_results (course_id, rider_id)
     WHERE completed_at IS NOT NULL;
 
+-- Whether the rider has passed every course of the path (true for a path without courses):
+-- an assignment created in that case is completed at once. Served by course_results' key.
+CREATE FUNCTION training_path_passed(p_rider_id text, p_path_id uuid) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT NOT EXISTS (
+        SELECT FROM path_courses pc
+        WHERE pc.path_id = p_path_id
+          AND NOT EXISTS (SELECT FROM course_results cr
+                          WHERE cr.rider_id = p_rider_id AND cr.course_id = pc.course_id
+                            AND cr.completed_at IS NOT NULL))
+$$;
+
 CREATE TABLE flags (
     flag_id    uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     rider_id   text NOT NULL REFERENCES riders,
