@@ -7,7 +7,13 @@ from marshmallow import ValidationError
 
 from app.core.auth import bearer_key
 from app.core.errors import ApiError
-from app.core.http import BULK_BODY_LIMIT, InvalidJson, json_response, read_json
+from app.core.http import (
+    BULK_BODY_LIMIT,
+    SMALL_BODY_LIMIT,
+    InvalidJson,
+    json_response,
+    read_json,
+)
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema, operation
 from app.training import cursor, docs, store
@@ -115,7 +121,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
 )
 @bearer_key("integration_api_key")
 async def record_flag(request: web.Request) -> web.Response:
-    body = await _json_body(request, FLAG_MESSAGE, limit=64 * 1024)
+    body = await _json_body(request, FLAG_MESSAGE, SMALL_BODY_LIMIT)
     if not isinstance(body, dict):
         raise ApiError(400, FLAG_MESSAGE)
     try:
