@@ -12,8 +12,11 @@ from typing import Literal
 from uuid import UUID
 
 import asyncpg
+import structlog
 
 from app.core.config import Settings
+
+log = structlog.get_logger("app.training")
 
 Notification = Literal["sent", "failed", "logged"]
 
@@ -28,9 +31,10 @@ async def notify_flag(
 ) -> Notification | None:
     """Tell the rider about the paths a flag assigned.
 
-    None when `notify` is false or nothing was assigned. Until messaging is built, the link
-    is only logged for the training team: `logged`.
+    None when `notify` is false or nothing was assigned. Until messaging is built, the
+    training team finds the rider and paths in the log: `logged`.
     """
     if not notify or not path_ids:
         return None
+    log.info("flag training link logged", rider_id=rider_id, path_ids=[str(p) for p in path_ids])
     return "logged"
