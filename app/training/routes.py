@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from aiohttp import web
 from marshmallow import ValidationError
 
@@ -34,6 +36,7 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
+training_operation = functools.partial(operation, tag="Training", security="integration")
 
 MAX_RIDERS = 5000
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
@@ -68,10 +71,8 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
 
 
 @routes.post("/api/v1/riders")
-@operation(
+@training_operation(
     summary="Create or update riders, then run the automatic rules",
-    tag="Training",
-    security="integration",
     request=RidersRequestSchema,
     responses={
         200: ("At least one rider saved; rejected rows are in `errors`", RidersResultSchema),
@@ -104,10 +105,8 @@ async def upsert_riders(request: web.Request) -> web.Response:
 
 
 @routes.post("/api/v1/flags")
-@operation(
+@training_operation(
     summary="Record a performance flag and assign its corrective training",
-    tag="Training",
-    security="integration",
     request=FlagRequestSchema,
     responses={
         200: ("Flag saved", FlagResultSchema),
@@ -145,10 +144,8 @@ async def record_flag(request: web.Request) -> web.Response:
 
 
 @routes.post("/api/v1/assignments")
-@operation(
+@training_operation(
     summary="Assign a learning path to riders chosen by ID and/or filters",
-    tag="Training",
-    security="integration",
     request=AssignmentRequestSchema,
     responses={
         200: ("Assignments created", AssignmentResultSchema),
@@ -185,10 +182,8 @@ async def assign_path(request: web.Request) -> web.Response:
 
 
 @routes.get("/api/v1/completions")
-@operation(
+@training_operation(
     summary="Read passed-course records page by page, oldest first",
-    tag="Training",
-    security="integration",
     query=CompletionsQuerySchema,
     responses={
         200: ("A page of completion records", CompletionsPageSchema),
