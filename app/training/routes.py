@@ -76,8 +76,9 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
     request=RidersRequestSchema,
     responses={
         200: ("At least one rider saved; rejected rows are in `errors`", RidersResultSchema),
-        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`), or the body is not "
-              f"`{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders", RidersRejectedSchema),
+        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
+              f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
+              "`error` and `code`)", RidersRejectedSchema),
         413: ("Body larger than 32 MiB", ErrorSchema),
         **WRITE_ERRORS,
     },
@@ -90,7 +91,8 @@ async def upsert_riders(request: web.Request) -> web.Response:
     rows = body.get("riders") if isinstance(body, dict) else None
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
-    riders, errors = parse_riders(rows)
+    riders, rejected = parse_riders(rows)
+    errors = [{"index": index, "error": error.message} for index, error in rejected]
     if not riders:
         raise ApiError(400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0,
                        errors=errors)
@@ -198,42 +200,12 @@ async def assign_path(request: web.Request) -> web.Response:
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
     limit = cursor.parse_limit(request.query.get("limit"))
-    if given := request.query.get("cursor"):
-        try:
-            after = cursor.decode(given, api_key)
-        except cursor.BadCursor:
-            raise ApiError(400, cursor.CURSOR_MESSAGE) from None
-    else:
-        since = request.query.get("since")
-        try:
-            after = cursor.key_after(cursor.parse_since(since) if since else None)
-        except cursor.BadSince:
-            raise ApiError(400, cursor.SINCE_MESSAGE) from None
+    try:
+        after = cursor.start_key(request.query.get("cursor"), request.query.get("since"), api_key)
+    except cursor.BadCursor:
+        raise ApiError(400, cursor.CURSOR_MESSAGE) from None
+    except cursor.BadSince:
+        raise ApiError(400, cursor.SINCE_MESSAGE) from None
     async with request.app[POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
-    data = [
-        {
-            "riderId": row["rider_id"],
-            "market": row["market"],
-            "courseId": str(row["course_id"]),
-            "course": row["title"],
-            "language": row["language"],
-            "startedAt": row["started_at"],
-            "completedAt": row["completed_at"],
-            "score": row["score"],
-            "attempts": row["attempts"],
-            "timeSpentSeconds": row["time_spent_seconds"],
-            "proofCode": row["proof_code"],
-        }
-        for row in rows
-    ]
-    full = len(data) == limit
-    last = data[-1] if full else None
-    return json_response({
-        "data": data,
-        "next": last["completedAt"] if last else None,
-        "nextCursor": (
-            cursor.encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
-            if last else None
-        ),
-    })
+    return json_response(cursor.page(rows, limit, api_key))

@@ -129,7 +129,7 @@ async def test_cursor_wins_over_since_and_empty_values_count_as_absent(api, four
 
 @pytest.mark.parametrize(("limit", "size"), [
     (None, 1000), ("0", 1000), ("-3", 1000), ("abc", 1000), ("2.5", 1000), ("", 1000),
-    ("1", 1), ("4999", 4999), ("5000", 5000), ("5001", 5000), ("99999999999999999999", 5000)])
+    ("1", 1), ("4999", 4999), ("5000", 5000), ("5001", 5000), ("0042", 42), ("9" * 5000, 5000)])
 async def test_limit(api, db, limit, size):
     await add_rider(db, "R-1")
     courses = [uuid.uuid4() for _ in range(5001)]
