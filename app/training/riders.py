@@ -189,7 +189,6 @@ def hash_pin(pin: str) -> str:
     return f"sha256${salt.hex()}${hashlib.sha256(salt + pin.encode()).hexdigest()}"
 
 
-
 def parse_riders(rows: list[Any]) -> tuple[list[Rider], list[tuple[int, RowError]]]:
     """The valid riders, one per riderId (the last valid row wins), and (index, error) of
     every rejected row."""

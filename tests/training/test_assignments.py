@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from tests.training.conftest import add_course, add_path, add_result, add_rider, assignments, utc
+from tests.training.helpers import add_course, add_path, add_result, add_rider, assignments, utc
 
 SHAPE_MESSAGE = (
     "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.training.conftest import add_course, add_rider, utc
+from tests.training.helpers import add_course, add_rider, utc
 
 CURSOR_MESSAGE = "cursor must be the nextCursor value from a previous page"
 _codes = (f"{a}{b}{c}" for a, b, c in itertools.product("ABCDEFGH", "JKMNPQRS", "TVWXYZ23"))
@@ -137,7 +137,8 @@ async def test_limit(api, db, limit, size):
                      courses)
     await db.execute(
         "INSERT INTO course_results SELECT 'R-1', c, 'en', now(), now(), 90, 1, 60,"
-        " translate(lpad(i::text, 8, '0'), '0123456789', 'ABCDEFGHJK') FROM unnest($1::uuid[]) WITH ORDINALITY AS u(c, i)",
+        " translate(lpad(i::text, 8, '0'), '0123456789', 'ABCDEFGHJK')"
+        " FROM unnest($1::uuid[]) WITH ORDINALITY AS u(c, i)",
         courses)
     status, body = await api.get("/api/v1/completions",
                                  **({} if limit is None else {"limit": limit}))

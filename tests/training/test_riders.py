@@ -3,9 +3,7 @@
 import asyncio
 import hashlib
 
-import pytest
-
-from tests.training.conftest import add_course, add_path, add_result, assignments, utc
+from tests.training.helpers import add_course, add_path, add_result, assignments, utc
 
 BODY_MESSAGE = "Send { riders: [...] } with 1 to 5000 riders."
 
