@@ -98,12 +98,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
                        errors=errors)
     async with request.app[POOL].acquire() as conn:
         saved = await store.save_riders(conn, riders)
-    return json_response({
-        "inserted": saved.inserted,
-        "updated": saved.updated,
-        "enrollmentsCreated": saved.enrollments_created,
-        "errors": errors,
-    })
+    return json_response(saved.body(errors))
 
 
 @routes.post("/api/v1/flags")
