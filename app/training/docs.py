@@ -40,6 +40,8 @@ one path assigned, sends or logs a one-tap link to the training.
 * `notification`: null when `notify` was false or nothing was assigned; `sent` (delivered to
   the messaging cloud API), `failed` (the messaging service returned an error) or `logged`
   (not sent automatically).
+* The body is checked before the rider is looked up: a bad body is 400 even for an unknown
+  rider. Unknown fields are ignored.
 * Not idempotent: repeating the call records another flag. The flag and its assignments are
   saved together; the notification step runs after they are saved.
 """
@@ -54,6 +56,9 @@ one of its values (matched exactly: market codes upper case, vehicle types lower
   open are skipped; riders who finished it earlier get a new assignment. A rider who has
   already passed every course of the path gets an assignment that is completed at once.
 * The path's own rule, filters and Active setting are ignored. No message is sent.
+* Unknown fields are ignored; there is no city filter (the admin panel's is not available).
+* Checked in this order: the body's shape (400), then that riderIds or a filter is given
+  (400), then the path (404).
 * One statement: the call assigns all matching riders or none. Up to 250,000 `riderIds`
   (duplicates count once); bodies up to 32 MiB.
 """
