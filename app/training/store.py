@@ -64,13 +64,13 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
         [hash_pin(r.pin) if r.pin else None for r in riders],
     )
     new = {row["rider_id"] for row in rows if row["inserted"]}
-    settings = [r for r in riders if r.rider_id not in new and (r.language or r.status)]
-    if settings:
+    sent_settings = [r for r in riders if r.rider_id not in new and (r.language or r.status)]
+    if sent_settings:
         await conn.execute(
             SQL.update_rider_settings,
-            [r.rider_id for r in settings],
-            [r.language for r in settings],
-            [r.status for r in settings],
+            [r.rider_id for r in sent_settings],
+            [r.language for r in sent_settings],
+            [r.status for r in sent_settings],
         )
     return len(new), len(rows) - len(new)
 
