@@ -9,7 +9,8 @@ CREATE TABLE riders (
     market       text        NOT NULL CHECK (market IN ('AE','KW','QA','BH','OM','JO','EG','IQ')),
     phone        text        CHECK (length(phone) <= 32),
     city         text        CHECK (length(city) <= 100),
-    vehicle_type text        CHECK (length(vehicle_type) <= 40 AND vehicle_type = lower(vehicle_type)),
+    vehicle_type text        CHECK (length(vehicle_type) <= 40
+                                    AND vehicle_type = lower(vehicle_type)),
     nationality  text        CHECK (length(nationality) <= 60),
     language     text        NOT NULL DEFAULT 'en' CHECK (language IN ('en','ar','ur','ku')),
     status       text        NOT NULL DEFAULT 'active'
