@@ -1,5 +1,6 @@
 """POST /api/v1/assignments: who gets the path, and the 400/404 answers."""
 
+import asyncio
 import uuid
 
 import pytest
@@ -143,3 +144,21 @@ async def test_250000_rider_ids_are_accepted(api, db, riders):
     ids = ["R-ae-moto"] + [f"R-unknown-{i}" for i in range(249_999)]
     status, body = await api.post("/api/v1/assignments", {"pathId": str(path), "riderIds": ids})
     assert (status, body) == (200, {"enrollmentsCreated": 1})
+
+
+async def test_overlapping_calls_in_parallel_assign_each_rider_once(client, db):
+    ids = [f"R-{i:04d}" for i in range(2000)]
+    await db.execute("INSERT INTO riders (rider_id, name, market) SELECT unnest($1::text[]),"
+                     " 'Rider', 'AE'", ids)
+    path = str(await add_path(db, "manual", [await add_course(db)]))
+
+    async def send(chosen):
+        response = await client.post("/api/v1/assignments",
+                                     json={"pathId": path, "riderIds": chosen},
+                                     headers={"x-api-key": "test-integration-key"})
+        return response.status, await response.json()
+
+    results = await asyncio.gather(send(ids), send(list(reversed(ids))), send(ids[500:1500]))
+    assert [status for status, _ in results] == [200, 200, 200]
+    assert sum(body["enrollmentsCreated"] for _, body in results) == 2000
+    assert await db.fetchval("SELECT count(*) FROM assignments") == 2000

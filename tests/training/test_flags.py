@@ -104,6 +104,7 @@ BAD_BODIES = [
     {"riderId": "R-1", "type": "equipment", "notify": "yes"},
     {"riderId": "R-1", "type": "equipment", "notify": 1},
     ["R-1", "equipment"],
+    {"riderId": "R-unknown", "type": "speeding"},  # the body is checked before the rider
 ]
 
 
