@@ -1,6 +1,15 @@
 """Family C: the training platform integration API."""
 
 from app.core.family import Family
+from app.training.demo import demo_document
+from app.training.loading import SECTIONS, after_load
 from app.training.routes import routes
 
-FAMILY = Family(name="training", routes=routes)
+FAMILY = Family(
+    name="training",
+    routes=routes,
+    sections=SECTIONS,
+    after_load=[after_load],
+    demo=demo_document,
+    demo_tables=["riders", "courses", "paths"],
+)
