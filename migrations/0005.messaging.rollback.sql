@@ -1,0 +1,2 @@
+DROP INDEX assignments_open_deadline;
+DROP TABLE messages;
