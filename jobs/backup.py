@@ -52,7 +52,9 @@ def pg_dump_program(external_database: bool) -> str:
     if external_database:
         program = shutil.which("pg_dump")
         if program is None:
-            raise JobFailed("backup failed: pg_dump not found on PATH (install the PostgreSQL client)")
+            raise JobFailed(
+                "backup failed: pg_dump not found on PATH (install the PostgreSQL client)"
+            )
         return program
     folder = pg_bin_dir()
     if folder is None:

@@ -94,8 +94,8 @@ class Messenger:
 
     @property
     def _url(self) -> str:
-        settings = self._settings
-        return f"{settings.messaging_api_url.rstrip('/')}/{settings.messaging_phone_number_id}/messages"
+        base = self._settings.messaging_api_url.rstrip("/")
+        return f"{base}/{self._settings.messaging_phone_number_id}/messages"
 
     async def send_text(self, phone: str | None, body: str) -> Delivery:
         if self._session is None or not phone:

@@ -92,7 +92,8 @@ async def test_live_schedulers_in_two_processes_share_each_slot(
 ):
     runs = []
     # Every second (aiocron's sixth field); a slot is a minute, so at most one run a minute.
-    monkeypatch.setattr(scheduler, "JOBS", {"counting": _counting_job(runs, schedule="* * * * * *")})
+    every_second = _counting_job(runs, schedule="* * * * * *")
+    monkeypatch.setattr(scheduler, "JOBS", {"counting": every_second})
     for _ in range(2):
         app = create_app(make_settings(), database_url)
         scheduler.setup(app, database_url)
