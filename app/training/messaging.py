@@ -5,8 +5,8 @@
 
 - `sent`: the provider accepted the message (2xx); its message id is kept.
 - `failed`: the provider refused it (4xx, not retried: the same request would be refused
-  again), kept failing (5xx or no answer in time, retried a bounded number of times), or
-  could not be reached at all.
+  again), kept failing (5xx or no answer in time, retried a bounded number of times), could
+  not be reached at all, or was found down by the sends before (not tried again).
 - `logged`: not sent automatically, because messaging is not connected (all three variables
   are needed) or the rider has no phone number; the training team follows up.
 """
@@ -30,6 +30,10 @@ ATTEMPTS = 3
 BACKOFF_SECONDS = (1.0, 3.0)
 # The stored error text is for people; a provider's HTML error page is cut short.
 ERROR_CHARS = 500
+# After this many sends in a row that found the provider down (5xx, no answer, unreachable),
+# the rest of the run is failed without trying: a provider outage must not keep a reminders
+# run waiting out every timeout of thousands of messages.
+OUTAGE_AFTER = 20
 
 
 @dataclass(frozen=True)
@@ -72,12 +76,15 @@ class Messenger:
         timeout: float = TIMEOUT_SECONDS,
         attempts: int = ATTEMPTS,
         backoff: tuple[float, ...] = BACKOFF_SECONDS,
+        outage_after: int = OUTAGE_AFTER,
     ) -> None:
         self.connected = settings.messaging_connected
         self._settings = settings
         self._timeout = timeout
         self._attempts = attempts
         self._backoff = backoff
+        self._outage_after = outage_after
+        self._down_in_a_row = 0
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> Messenger:
@@ -100,6 +107,17 @@ class Messenger:
     async def send_text(self, phone: str | None, body: str) -> Delivery:
         if self._session is None or not phone:
             return NOT_SENT
+        if self._down_in_a_row >= self._outage_after:
+            return Delivery(
+                "failed",
+                error=f"not tried: the provider was down for the last {self._outage_after} sends",
+            )
+        delivery, provider_down = await self._post(phone, body)
+        self._down_in_a_row = self._down_in_a_row + 1 if provider_down else 0
+        return delivery
+
+    async def _post(self, phone: str, body: str) -> tuple[Delivery, bool]:
+        """The delivery, and whether the provider looked down (not merely refusing)."""
         payload = {
             "messaging_product": "whatsapp",
             # The Cloud API takes the international number as digits, without the `+`.
@@ -118,10 +136,12 @@ class Messenger:
                 error = f"no answer from the provider within {self._timeout:g} s"
                 continue
             except aiohttp.ClientError as exc:
-                return Delivery("failed", error=f"cannot reach the provider: {exc}"[:ERROR_CHARS])
+                error = f"cannot reach the provider: {exc}"[:ERROR_CHARS]
+                return Delivery("failed", error=error), True
             if response.status < 300:
-                return Delivery("sent", provider_message_id=_message_id(text))
+                return Delivery("sent", provider_message_id=_message_id(text)), False
             error = _provider_error(response.status, text)
             if response.status < 500:
-                return Delivery("failed", error=error)
-        return Delivery("failed", error=f"{error} ({self._attempts} attempts)"[:ERROR_CHARS])
+                return Delivery("failed", error=error), False
+        error = f"{error} ({self._attempts} attempts)"[:ERROR_CHARS]
+        return Delivery("failed", error=error), True

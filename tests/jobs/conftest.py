@@ -3,8 +3,9 @@
 import pytest
 
 from app.core import database
-from tests.conftest import make_settings
 from jobs import JobContext
+from tests.conftest import make_settings
+from tests.messaging.fake_provider import fake_provider  # noqa: F401 - a fixture
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 import asyncio
 from datetime import UTC, datetime
 
+import orjson
 import pytest
 import structlog
 from aiohttp import web
@@ -127,3 +128,14 @@ async def test_run_job_while_another_process_runs_it(database_url, db, tmp_path)
     result = await asyncio.to_thread(run, "run-job", "backup", env=env)
     _assert_one_clear_line(result, "job backup is already running in another process")
     assert not (tmp_path / "b").exists()
+
+
+def test_run_job_reminders_logs_its_line_and_exits_zero(database_url):
+    result = run("run-job", "reminders", env={"DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stderr
+    (line,) = [
+        event
+        for event in map(orjson.loads, result.stdout.splitlines())
+        if event["event"] == "reminders sent"
+    ]
+    assert (line["riders_reminded"], line["delivered_by_messaging"]) == (0, 0)

@@ -86,3 +86,23 @@ async def test_not_connected_is_logged_without_a_request(fake_provider):
 async def test_no_phone_is_logged_without_a_request(fake_provider):
     assert await _send(fake_provider, phone=None) == Delivery("logged")
     assert fake_provider.requests == []
+
+
+async def test_provider_down_for_many_sends_in_a_row_stops_trying(fake_provider):
+    # A refusal (4xx) shows the provider is up: only the last two 503s are in a row.
+    fake_provider.answers = [(503, {}), (400, {}), (503, {}), (503, {})]
+    settings = make_settings(**fake_provider.env)
+    async with Messenger(settings, **FAST, attempts=1, outage_after=2) as messenger:
+        deliveries = [await messenger.send_text("+971501234567", "Hi") for _ in range(5)]
+    assert [d.status for d in deliveries] == ["failed"] * 5
+    assert deliveries[4].error == "not tried: the provider was down for the last 2 sends"
+    assert len(fake_provider.requests) == 4
+
+
+async def test_a_success_resets_the_outage_count(fake_provider):
+    fake_provider.answers = [(503, {}), (200, {"messages": [{"id": "wamid.x"}]}), (503, {})]
+    settings = make_settings(**fake_provider.env)
+    async with Messenger(settings, **FAST, attempts=1, outage_after=2) as messenger:
+        deliveries = [await messenger.send_text("+971501234567", "Hi") for _ in range(4)]
+    assert [d.status for d in deliveries] == ["failed", "sent", "failed", "sent"]
+    assert len(fake_provider.requests) == 4
