@@ -17,7 +17,7 @@ from app.core import sql
 from app.training.links import one_tap_link
 from app.training.messaging import Messenger
 from app.training.outbox import Draft, deliver, record
-from app.training.texts import reminder_text
+from app.training.texts import due_text, reminder_text
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs.reminders")
@@ -33,8 +33,11 @@ def drafts(rows, settings, now: datetime) -> list[Draft]:
     result = []
     for row in rows:
         link = one_tap_link(settings, row["rider_id"], now)
-        paths = list(zip(row["paths"], row["deadlines"], strict=True))
-        body = reminder_text(row["name"], paths, link, now)
+        lines = [
+            due_text(path, deadline, now)
+            for path, deadline in zip(row["paths"], row["deadlines"], strict=True)
+        ]
+        body = reminder_text(row["name"], lines, link)
         result.append(Draft(row["rider_id"], row["phone"], body, link))
     return result
 

@@ -1,7 +1,7 @@
-"""What the messages to riders say: plain English text, one line per unfinished path.
+"""What the messages to riders say: plain English text, one line per path.
 
 Messages are in English whatever the rider's language: path names are English in the admin
-panel, and the page behind the link is English too.
+panel, and the page behind the link is English too. Dates are UTC dates.
 """
 
 from __future__ import annotations
@@ -9,33 +9,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-# A reminder lists at most this many paths (oldest deadline first) and counts the rest; the
+# A message lists at most this many paths (oldest deadline first) and counts the rest; the
 # Cloud API takes up to 4,096 characters of text, and a path name up to a few hundred.
 LISTED_PATHS = 10
 
-Paths = Sequence[tuple[str, datetime]]
 
-
-def due_text(path: str, deadline: datetime, now: datetime) -> str:
-    """`Safety basics: due 2026-11-29` (the UTC date), or `overdue since` once it passed."""
+def due_text(path: str, deadline: datetime, now: datetime, completed: bool = False) -> str:
+    """`Road safety: due 2026-11-29`, `… overdue since …` once it passed, or `… completed`."""
+    if completed:
+        return f"{path}: already completed"
     word = "overdue since" if deadline <= now else "due"
     return f"{path}: {word} {deadline:%Y-%m-%d}"
 
 
-def _body(opening: str, paths: Paths, link: str | None, now: datetime) -> str:
-    lines = [opening]
-    lines += [f"- {due_text(path, deadline, now)}" for path, deadline in paths[:LISTED_PATHS]]
-    if len(paths) > LISTED_PATHS:
-        lines.append(f"- and {len(paths) - LISTED_PATHS} more")
-    lines.append(
+def _body(opening: str, lines: Sequence[str], link: str | None) -> str:
+    listed = [f"- {line}" for line in lines[:LISTED_PATHS]]
+    if len(lines) > LISTED_PATHS:
+        listed.append(f"- and {len(lines) - LISTED_PATHS} more")
+    closing = (
         f"Open your training: {link}" if link else "Sign in to the training platform to continue."
     )
-    return "\n".join(lines)
+    return "\n".join([opening, *listed, closing])
 
 
-def reminder_text(name: str, paths: Paths, link: str | None, now: datetime) -> str:
-    return _body(f"Hi {name}, you have unfinished training:", paths, link, now)
+def reminder_text(name: str, lines: Sequence[str], link: str | None) -> str:
+    return _body(f"Hi {name}, you have unfinished training:", lines, link)
 
 
-def flag_text(name: str, paths: Paths, link: str | None, now: datetime) -> str:
-    return _body(f"Hi {name}, new training was assigned to you:", paths, link, now)
+def flag_text(name: str, lines: Sequence[str], link: str | None) -> str:
+    return _body(f"Hi {name}, new training was assigned to you:", lines, link)

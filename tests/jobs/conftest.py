@@ -1,18 +1,10 @@
-"""Fixtures of the jobs tests: a pool on the test's database and the context a job runs with."""
+"""Fixtures of the jobs tests: the context a job runs with, and the shared fixtures."""
 
 import pytest
 
-from app.core import database
 from jobs import JobContext
 from tests.conftest import make_settings
-from tests.messaging.fake_provider import fake_provider  # noqa: F401 - a fixture
-
-
-@pytest.fixture
-async def pool(database_url):
-    pool = await database.create_pool(database_url, min_size=1, max_size=4)
-    yield pool
-    await pool.close()
+from tests.messaging.fixtures import fake_provider, pool  # noqa: F401 - fixtures
 
 
 @pytest.fixture

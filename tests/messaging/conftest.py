@@ -1,1 +1,1 @@
-from tests.messaging.fake_provider import fake_provider  # noqa: F401 - a fixture
+from tests.messaging.fixtures import fake_provider, pool  # noqa: F401 - fixtures
