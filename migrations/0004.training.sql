@@ -99,6 +99,14 @@ LANGUAGE sql STABLE AS $$
                             AND cr.completed_at IS NOT NULL))
 $$;
 
+-- A random proof code (8 characters of ABCDEFGHJKMNPQRSTVWXYZ23456789); the unique
+-- constraint on course_results.proof_code catches the rare repeat, and the writer retries.
+CREATE FUNCTION training_proof_code() RETURNS text
+LANGUAGE sql VOLATILE AS $$
+    SELECT string_agg(substr('ABCDEFGHJKMNPQRSTVWXYZ23456789', 1 + floor(random() * 30)::int, 1), '')
+    FROM generate_series(1, 8)
+$$;
+
 CREATE TABLE flags (
     flag_id    uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     rider_id   text NOT NULL REFERENCES riders,

@@ -121,7 +121,9 @@ def build_spec(app: web.Application) -> dict[str, Any]:
     operations: dict[str, dict[str, Any]] = {}
     for route in app.router.routes():
         doc = getattr(route.handler, OPENAPI_ATTR, None)
-        if doc is None or route.resource is None:
+        # aiohttp adds a HEAD route to every GET route; documenting it would also share the
+        # GET operation's parameter objects, which apispec resolves in place.
+        if doc is None or route.resource is None or route.method == "HEAD":
             continue
         path = route.resource.canonical
         entry = dict(doc)

@@ -1,5 +1,238 @@
-"""HTTP handlers of the training family."""
+"""HTTP handlers of the training family (spec, Family C). Auth: INTEGRATION_API_KEY."""
+
+from __future__ import annotations
 
 from aiohttp import web
+from marshmallow import ValidationError
+
+from app.core.auth import bearer_key
+from app.core.errors import ApiError
+from app.core.http import BULK_BODY_LIMIT, InvalidJson, json_response, read_json
+from app.core.keys import POOL, SETTINGS
+from app.core.openapi import ErrorSchema, operation
+from app.training import cursor, docs, store
+from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
+from app.training.notifications import notify_flag
+from app.training.riders import parse_riders
+from app.training.schemas import (
+    FLAG_TYPES,
+    AssignmentRequestSchema,
+    AssignmentResultSchema,
+    CompletionsPageSchema,
+    CompletionsQuerySchema,
+    FlagRequestSchema,
+    FlagResultSchema,
+    RidersRejectedSchema,
+    RidersRequestSchema,
+    RidersResultSchema,
+)
 
 routes = web.RouteTableDef()
+
+MAX_RIDERS = 5000
+RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
+NO_RIDER_SAVED = "No rider was saved."
+FLAG_MESSAGE = (
+    "Send { riderId, type, note?, notify? } with type one of "
+    + ", ".join(FLAG_TYPES)
+    + " and note up to 1000 characters."
+)
+RIDER_NOT_FOUND = "Rider not found: create the rider first with POST /api/v1/riders."
+PATH_NOT_FOUND = "Learning path not found"
+
+_flag_request = FlagRequestSchema()
+
+AUTH_ERRORS = {
+    401: ("Missing or wrong API key: `{ error: 'Invalid API key', code: 'unauthorized' }`",
+          ErrorSchema),
+    503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`)", ErrorSchema),
+}
+WRITE_ERRORS = {
+    **AUTH_ERRORS,
+    409: ("A clash with a change made at the same time (`conflict`); retry", ErrorSchema),
+    500: ("Unexpected server error (`internal_error`); retry later with backoff", ErrorSchema),
+}
+
+
+async def _json_body(request: web.Request, message: str, limit: int) -> object:
+    try:
+        return await read_json(request, limit=limit)
+    except InvalidJson:
+        raise ApiError(400, message) from None
+
+
+@routes.post("/api/v1/riders")
+@operation(
+    summary="Create or update riders, then run the automatic rules",
+    tag="Training",
+    security="integration",
+    request=RidersRequestSchema,
+    responses={
+        200: ("At least one rider saved; rejected rows are in `errors`", RidersResultSchema),
+        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`), or the body is not "
+              f"`{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders", RidersRejectedSchema),
+        413: ("Body larger than 32 MiB", ErrorSchema),
+        **WRITE_ERRORS,
+    },
+    description=docs.RIDERS,
+    request_example=docs.RIDERS_EXAMPLE,
+)
+@bearer_key("integration_api_key")
+async def upsert_riders(request: web.Request) -> web.Response:
+    body = await _json_body(request, RIDERS_BODY_MESSAGE, BULK_BODY_LIMIT)
+    rows = body.get("riders") if isinstance(body, dict) else None
+    if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
+        raise ApiError(400, RIDERS_BODY_MESSAGE)
+    riders, errors = parse_riders(rows)
+    if not riders:
+        raise ApiError(400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0,
+                       errors=errors)
+    async with request.app[POOL].acquire() as conn:
+        saved = await store.save_riders(conn, riders)
+    return json_response({
+        "inserted": saved.inserted,
+        "updated": saved.updated,
+        "enrollmentsCreated": saved.enrollments_created,
+        "errors": errors,
+    })
+
+
+@routes.post("/api/v1/flags")
+@operation(
+    summary="Record a performance flag and assign its corrective training",
+    tag="Training",
+    security="integration",
+    request=FlagRequestSchema,
+    responses={
+        200: ("Flag saved", FlagResultSchema),
+        400: ("Not `{ riderId, type, note?, notify? }` with a known type", ErrorSchema),
+        404: ("Unknown riderId: create the rider first", ErrorSchema),
+        **WRITE_ERRORS,
+    },
+    description=docs.FLAGS,
+    request_example={"riderId": "R-10001", "type": "late_delivery",
+                     "note": "Three late orders this week", "notify": True},
+)
+@bearer_key("integration_api_key")
+async def record_flag(request: web.Request) -> web.Response:
+    body = await _json_body(request, FLAG_MESSAGE, limit=64 * 1024)
+    if not isinstance(body, dict):
+        raise ApiError(400, FLAG_MESSAGE)
+    try:
+        flag = _flag_request.load(body)
+    except ValidationError:
+        raise ApiError(400, FLAG_MESSAGE) from None
+    pool = request.app[POOL]
+    async with pool.acquire() as conn:
+        saved = await store.save_flag(conn, flag["riderId"], flag["type"], flag["note"] or None)
+    if saved is None:
+        raise ApiError(404, RIDER_NOT_FOUND)
+    flag_id, path_ids = saved
+    notification = await notify_flag(
+        pool, request.app[SETTINGS], flag["riderId"], path_ids, notify=flag["notify"]
+    )
+    return json_response({
+        "flagId": str(flag_id),
+        "enrollmentsCreated": len(path_ids),
+        "notification": notification,
+    })
+
+
+@routes.post("/api/v1/assignments")
+@operation(
+    summary="Assign a learning path to riders chosen by ID and/or filters",
+    tag="Training",
+    security="integration",
+    request=AssignmentRequestSchema,
+    responses={
+        200: ("Assignments created", AssignmentResultSchema),
+        400: ("Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor "
+              "a filter", ErrorSchema),
+        404: (f"No path with that ID (`{PATH_NOT_FOUND}`)", ErrorSchema),
+        413: ("Body larger than 32 MiB", ErrorSchema),
+        **WRITE_ERRORS,
+    },
+    description=docs.ASSIGNMENTS,
+    request_example={"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
+                     "riderIds": ["R-10001", "R-10002"], "markets": ["AE", "QA"]},
+)
+@bearer_key("integration_api_key")
+async def assign_path(request: web.Request) -> web.Response:
+    try:
+        assignment = parse_assignment(
+            await _json_body(request, SHAPE_MESSAGE, BULK_BODY_LIMIT)
+        )
+    except BadAssignment as exc:
+        raise ApiError(400, str(exc)) from None
+    async with request.app[POOL].acquire() as conn:
+        created = await store.assign_path(
+            conn,
+            assignment.path_id,
+            assignment.rider_ids,
+            assignment.markets,
+            assignment.vehicle_types,
+            assignment.statuses,
+        )
+    if created is None:
+        raise ApiError(404, PATH_NOT_FOUND)
+    return json_response({"enrollmentsCreated": created})
+
+
+@routes.get("/api/v1/completions")
+@operation(
+    summary="Read passed-course records page by page, oldest first",
+    tag="Training",
+    security="integration",
+    query=CompletionsQuerySchema,
+    responses={
+        200: ("A page of completion records", CompletionsPageSchema),
+        400: (f"`{cursor.CURSOR_MESSAGE}` or `{cursor.SINCE_MESSAGE}`", ErrorSchema),
+        500: ("Unexpected server error (`internal_error`); retry later with backoff",
+              ErrorSchema),
+        **AUTH_ERRORS,
+    },
+    description=docs.COMPLETIONS,
+)
+@bearer_key("integration_api_key")
+async def list_completions(request: web.Request) -> web.Response:
+    api_key = request.app[SETTINGS].integration_api_key
+    limit = cursor.parse_limit(request.query.get("limit"))
+    if given := request.query.get("cursor"):
+        try:
+            after = cursor.decode(given, api_key)
+        except cursor.BadCursor:
+            raise ApiError(400, cursor.CURSOR_MESSAGE) from None
+    else:
+        since = request.query.get("since")
+        try:
+            after = cursor.key_after(cursor.parse_since(since) if since else None)
+        except cursor.BadSince:
+            raise ApiError(400, cursor.SINCE_MESSAGE) from None
+    async with request.app[POOL].acquire() as conn:
+        rows = await store.completions_page(conn, after, limit)
+    data = [
+        {
+            "riderId": row["rider_id"],
+            "market": row["market"],
+            "courseId": str(row["course_id"]),
+            "course": row["title"],
+            "language": row["language"],
+            "startedAt": row["started_at"],
+            "completedAt": row["completed_at"],
+            "score": row["score"],
+            "attempts": row["attempts"],
+            "timeSpentSeconds": row["time_spent_seconds"],
+            "proofCode": row["proof_code"],
+        }
+        for row in rows
+    ]
+    full = len(data) == limit
+    last = data[-1] if full else None
+    return json_response({
+        "data": data,
+        "next": last["completedAt"] if last else None,
+        "nextCursor": (
+            cursor.encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
+            if last else None
+        ),
+    })

@@ -1,0 +1,55 @@
+"""The body of `POST /api/v1/assignments`, checked with plain loops (250,000 IDs a call)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+MAX_RIDER_IDS = 250_000
+SHAPE_MESSAGE = (
+    "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "
+    f"arrays of strings (riderIds at most {MAX_RIDER_IDS})."
+)
+NO_CRITERIA_MESSAGE = "Give riderIds or at least one filter."
+FILTERS = ("markets", "vehicleTypes", "statuses")
+
+
+class BadAssignment(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """None (or an empty array, which is the same) means the criterion was not given."""
+
+    path_id: uuid.UUID
+    rider_ids: list[str] | None
+    markets: list[str] | None
+    vehicle_types: list[str] | None
+    statuses: list[str] | None
+
+
+def _strings(body: dict, field: str) -> list[str] | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(type(item) is str for item in value):
+        raise BadAssignment(SHAPE_MESSAGE)
+    return value or None
+
+
+def parse_assignment(body: Any) -> Assignment:
+    if not isinstance(body, dict) or not isinstance(body.get("pathId"), str):
+        raise BadAssignment(SHAPE_MESSAGE)
+    try:
+        path_id = uuid.UUID(body["pathId"])
+    except ValueError:
+        raise BadAssignment(SHAPE_MESSAGE) from None
+    rider_ids = _strings(body, "riderIds")
+    if rider_ids is not None and len(rider_ids) > MAX_RIDER_IDS:
+        raise BadAssignment(SHAPE_MESSAGE)
+    markets, vehicle_types, statuses = (_strings(body, field) for field in FILTERS)
+    if rider_ids is None and markets is None and vehicle_types is None and statuses is None:
+        raise BadAssignment(NO_CRITERIA_MESSAGE)
+    return Assignment(path_id, rider_ids, markets, vehicle_types, statuses)

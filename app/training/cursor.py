@@ -1,0 +1,123 @@
+"""The completions feed's paging rules: `limit`, `since` and the opaque `cursor`.
+
+A cursor is the key of the last record of a page, (completedAt, riderId, courseId) as the
+page printed them, as base64url JSON followed by `.` and a truncated HMAC-SHA256 of it. The HMAC key
+is derived from INTEGRATION_API_KEY, which is set whenever the API answers at all; rotating
+the key therefore invalidates outstanding cursors (a client starts again with `since`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import re
+import uuid
+from datetime import UTC, date, datetime, timedelta
+
+import orjson
+
+DEFAULT_LIMIT = 1000
+MAX_LIMIT = 5000
+CURSOR_MESSAGE = "cursor must be the nextCursor value from a previous page"
+SINCE_MESSAGE = "since must be an ISO date"
+
+NIL_COURSE = uuid.UUID(int=0)
+BEGINNING = datetime.min.replace(tzinfo=UTC)
+_DIGITS = re.compile(r"[0-9]+")
+_SIGNATURE_BYTES = 16
+
+Key = tuple[datetime, str, uuid.UUID]
+
+
+class BadCursor(Exception):
+    pass
+
+
+class BadSince(Exception):
+    pass
+
+
+def parse_limit(raw: str | None) -> int:
+    """1 to 5,000; anything that is not a positive integer means 1,000; more is capped."""
+    if raw is None or not _DIGITS.fullmatch(raw) or int(raw) == 0:
+        return DEFAULT_LIMIT
+    return min(int(raw), MAX_LIMIT)
+
+
+def parse_since(raw: str) -> datetime:
+    """An ISO 8601 date or date-time; without an offset it is UTC."""
+    value = raw.strip()
+    try:
+        moment = _fromisoformat(value)
+    except ValueError:
+        # An unencoded '+' of an offset arrives as a space.
+        head, _, tail = value.rpartition(" ")
+        if not head:
+            raise BadSince from None
+        try:
+            moment = _fromisoformat(f"{head}+{tail}")
+        except ValueError:
+            raise BadSince from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _fromisoformat(value: str) -> datetime:
+    if len(value) <= 10:
+        # A date alone: its midnight (datetime.fromisoformat would also take a date, but
+        # date.fromisoformat also rejects what is not a date at all).
+        day = date.fromisoformat(value)
+        return datetime(day.year, day.month, day.day)
+    return datetime.fromisoformat(value)
+
+
+def key_after(since: datetime | None) -> Key:
+    """The page key that selects records completed strictly after `since`.
+
+    Stored times are whole milliseconds, so "after `since`" is "at or after the next whole
+    millisecond", and (that millisecond, '', nil UUID) sorts before every record at it.
+    """
+    if since is None:
+        return BEGINNING, "", NIL_COURSE
+    try:
+        start = since + timedelta(microseconds=1000 - since.microsecond % 1000)
+    except OverflowError:
+        start = datetime.max.replace(tzinfo=UTC)
+    return start, "", NIL_COURSE
+
+
+def _signer(api_key: str) -> bytes:
+    return hashlib.sha256(b"training completions cursor\0" + api_key.encode()).digest()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def encode(completed_at: str, rider_id: str, course_id: str, api_key: str) -> str:
+    """The cursor after a record; `completed_at` as printed (milliseconds, so exact)."""
+    payload = orjson.dumps([completed_at, rider_id, course_id])
+    signature = hmac.new(_signer(api_key), payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
+    return f"{_b64(payload)}.{_b64(signature)}"
+
+
+def decode(cursor: str, api_key: str) -> Key:
+    """The key a cursor encodes; BadCursor for anything this server did not issue."""
+    body, _, signature = cursor.partition(".")
+    try:
+        payload, given = _unb64(body), _unb64(signature)
+    except (binascii.Error, ValueError):
+        raise BadCursor from None
+    expected = hmac.new(_signer(api_key), payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
+    if not hmac.compare_digest(given, expected):
+        raise BadCursor
+    try:
+        completed_at, rider_id, course_id = orjson.loads(payload)
+        return datetime.fromisoformat(completed_at), rider_id, uuid.UUID(course_id)
+    except (ValueError, TypeError, OverflowError):
+        raise BadCursor from None

@@ -1,0 +1,162 @@
+"""load-data sections of the training family (DESIGN §6): riders, courses, paths, completions.
+
+Riders get the same validation as `POST /api/v1/riders`. After the file's sections are
+written, `after_load` completes the assignments whose courses are now all passed and runs the
+automatic rules for every rider: a load is the only way paths change, and that is what lets
+`POST /api/v1/riders` run the rules for the riders it saved only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from app.core import sql
+from app.core.loader import RecordError, Section, schema_validator
+from app.training import store
+from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES, RowError, parse_rider
+from app.training.schemas import FLAG_TYPES
+
+SQL = sql.load(
+    "training",
+    "upsert_courses",
+    "upsert_paths",
+    "replace_path_courses",
+    "missing_keys",
+    "upsert_results",
+    "complete_assignments",
+)
+PROOF_CODE_CONSTRAINT = "course_results_proof_code_key"
+PROOF_CODE_ATTEMPTS = 5
+
+
+def validate_riders(records: list[Any]) -> list[Any]:
+    riders = {}
+    for index, record in enumerate(records):
+        try:
+            rider = parse_rider(record)
+        except RowError as exc:
+            raise RecordError(index, exc.field, exc.message) from None
+        riders.pop(rider.rider_id, None)  # the later record takes the earlier one's place
+        riders[rider.rider_id] = rider
+    return list(riders.values())
+
+
+async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
+    await store.upsert_riders(conn, riders)
+
+
+class CourseRecordSchema(Schema):
+    id = fields.UUID(required=True)
+    title = fields.String(required=True, validate=validate.Length(min=1))
+    has_quiz = fields.Boolean(required=True, truthy={True}, falsy={False})
+    pass_mark = fields.Integer(load_default=None, validate=validate.Range(0, 100), strict=True)
+
+
+class PathRecordSchema(Schema):
+    id = fields.UUID(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1))
+    active = fields.Boolean(required=True, truthy={True}, falsy={False})
+    days_to_complete = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    rule = fields.String(
+        required=True, validate=validate.OneOf(("manual", "all_matching", "onboarding", "flag"))
+    )
+    flag_types = fields.List(fields.String(validate=validate.OneOf(FLAG_TYPES)), load_default=list)
+    markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)), load_default=list)
+    vehicle_types = fields.List(
+        fields.String(validate=validate.OneOf(VEHICLE_TYPES)), load_default=list
+    )
+    nationalities = fields.List(fields.String(validate=validate.Length(1, 60)), load_default=list)
+    courses = fields.List(fields.UUID(), required=True)
+
+    @validates_schema
+    def _consistent(self, data: dict, **_: Any) -> None:
+        if data.get("rule") == "flag" and not data.get("flag_types"):
+            raise ValidationError("a flag path needs at least one flag type", "flag_types")
+        courses = data.get("courses") or []
+        if len(set(courses)) != len(courses):
+            raise ValidationError("a course appears twice", "courses")
+
+
+class CompletionRecordSchema(Schema):
+    rider_id = fields.String(required=True, data_key="riderId")
+    course_id = fields.UUID(required=True, data_key="courseId")
+    language = fields.String(required=True, validate=validate.OneOf(LANGUAGES))
+    started_at = fields.AwareDateTime(required=True, data_key="startedAt")
+    completed_at = fields.AwareDateTime(required=True, data_key="completedAt")
+    score = fields.Float(required=True, allow_none=True, validate=validate.Range(0, 100))
+    attempts = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    time_spent_seconds = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=0), data_key="timeSpentSeconds"
+    )
+
+    @validates_schema
+    def _ordered(self, data: dict, **_: Any) -> None:
+        if data.get("started_at") and data.get("completed_at"):
+            if data["completed_at"] < data["started_at"]:
+                raise ValidationError("must not be before startedAt", "completedAt")
+
+
+async def write_courses(conn: asyncpg.Connection, courses: list[dict]) -> None:
+    await conn.execute(SQL.upsert_courses, courses)
+
+
+async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
+    referenced = list({course for path in paths for course in path["courses"]})
+    missing = await _missing(conn, [], referenced)
+    for index, path in enumerate(paths):
+        for position, course in enumerate(path["courses"]):
+            if ("course", str(course)) in missing:
+                raise RecordError(index, f"courses[{position}]", f"unknown course {course}")
+    await conn.execute(SQL.upsert_paths, [{k: v for k, v in p.items() if k != "courses"}
+                                          for p in paths])
+    links = [(p["id"], course, position)
+             for p in paths for position, course in enumerate(p["courses"], start=1)]
+    await conn.execute(
+        SQL.replace_path_courses,
+        [p["id"] for p in paths],
+        [link[0] for link in links],
+        [link[1] for link in links],
+        [link[2] for link in links],
+    )
+
+
+async def write_completions(conn: asyncpg.Connection, results: list[dict]) -> None:
+    missing = await _missing(
+        conn,
+        list({r["rider_id"] for r in results}),
+        list({r["course_id"] for r in results}),
+    )
+    for index, result in enumerate(results):
+        if ("rider", result["rider_id"]) in missing:
+            raise RecordError(index, "riderId", f"unknown rider {result['rider_id']!r}")
+        if ("course", str(result["course_id"])) in missing:
+            raise RecordError(index, "courseId", f"unknown course {result['course_id']}")
+    for attempt in range(1, PROOF_CODE_ATTEMPTS + 1):
+        try:
+            async with conn.transaction():  # a savepoint: a repeated proof code is retried
+                await conn.execute(SQL.upsert_results, results)
+            return
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name != PROOF_CODE_CONSTRAINT or attempt == PROOF_CODE_ATTEMPTS:
+                raise
+
+
+async def _missing(conn: asyncpg.Connection, riders: list, courses: list) -> set[tuple]:
+    rows = await conn.fetch(SQL.missing_keys, riders, courses)
+    return {(row["kind"], row["key"]) for row in rows}
+
+
+async def after_load(conn: asyncpg.Connection) -> None:
+    await conn.execute(SQL.complete_assignments)
+    await store.run_rules(conn, None)
+
+
+SECTIONS = [
+    Section("riders", validate_riders, write_riders),
+    Section("courses", schema_validator(CourseRecordSchema), write_courses),
+    Section("paths", schema_validator(PathRecordSchema), write_paths),
+    Section("completions", schema_validator(CompletionRecordSchema), write_completions),
+]

@@ -1,0 +1,109 @@
+"""The training family's SQL, one function a use; bulk work passes arrays to one statement."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import asyncpg
+
+from app.core import sql
+from app.training.riders import Rider, hash_pin
+
+SQL = sql.load(
+    "training",
+    "upsert_riders",
+    "update_rider_settings",
+    "run_rules",
+    "save_flag",
+    "assign_flag_paths",
+    "assign_path",
+    "completions_page",
+)
+
+
+@dataclass(frozen=True)
+class SavedRiders:
+    inserted: int
+    updated: int
+    enrollments_created: int
+
+
+async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
+    """Upsert riders (IDs unique), then run the automatic rules for them; one transaction.
+
+    Checking only the saved riders is enough: a rider who was not saved cannot newly match a
+    rule unless a path changed, and every path change runs the rules for everyone (load-data).
+    """
+    async with conn.transaction():
+        inserted, updated = await upsert_riders(conn, riders)
+        created = await run_rules(conn, [r.rider_id for r in riders])
+    return SavedRiders(inserted, updated, created)
+
+
+async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tuple[int, int]:
+    """Create or update riders (IDs unique); returns (inserted, updated)."""
+    rows = await conn.fetch(
+        SQL.upsert_riders,
+        [r.rider_id for r in riders],
+        [r.name for r in riders],
+        [r.market for r in riders],
+        [r.phone for r in riders],
+        [r.city for r in riders],
+        [r.vehicle_type for r in riders],
+        [r.nationality for r in riders],
+        [r.language for r in riders],
+        [r.status for r in riders],
+        [hash_pin(r.pin) if r.pin else None for r in riders],
+    )
+    new = {row["rider_id"] for row in rows if row["inserted"]}
+    settings = [r for r in riders if r.rider_id not in new and (r.language or r.status)]
+    if settings:
+        await conn.execute(
+            SQL.update_rider_settings,
+            [r.rider_id for r in settings],
+            [r.language for r in settings],
+            [r.status for r in settings],
+        )
+    return len(new), len(rows) - len(new)
+
+
+async def run_rules(conn: asyncpg.Connection, rider_ids: Sequence[str] | None) -> int:
+    """Run the automatic rules for these riders (None: every rider); returns assignments made."""
+    return await conn.fetchval(SQL.run_rules, rider_ids)
+
+
+async def save_flag(
+    conn: asyncpg.Connection, rider_id: str, flag_type: str, note: str | None
+) -> tuple[uuid.UUID, list[uuid.UUID]] | None:
+    """Save the flag and assign its paths in one transaction: (flag_id, assigned path IDs),
+    or None when the rider does not exist."""
+    async with conn.transaction():
+        flag_id = await conn.fetchval(SQL.save_flag, rider_id, flag_type, note)
+        if flag_id is None:
+            return None
+        rows = await conn.fetch(SQL.assign_flag_paths, rider_id, flag_type)
+    return flag_id, [row["path_id"] for row in rows]
+
+
+async def assign_path(
+    conn: asyncpg.Connection,
+    path_id: uuid.UUID,
+    rider_ids: Sequence[str] | None,
+    markets: Sequence[str] | None,
+    vehicle_types: Sequence[str] | None,
+    statuses: Sequence[str] | None,
+) -> int | None:
+    """Assignments created, or None when the path does not exist."""
+    row = await conn.fetchrow(
+        SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses
+    )
+    return row["created"] if row["path_found"] else None
+
+
+async def completions_page(
+    conn: asyncpg.Connection, after: tuple[datetime, str, uuid.UUID], limit: int
+) -> list[asyncpg.Record]:
+    return await conn.fetch(SQL.completions_page, *after, limit)

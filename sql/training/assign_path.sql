@@ -1,0 +1,42 @@
+-- POST /api/v1/assignments: assigns path $1 (why 'api', deadline now + its days) to every
+-- rider that is in $2 (when not NULL) and matches every filter given ($3 markets,
+-- $4 vehicle types, $5 statuses; NULL: not given), is not inactive and has not the path open
+-- (the conflict target skips it); the path's own rule, filters and Active are ignored. A rider
+-- who already passed every course of the path gets a completed assignment. Inserted in
+-- rider_id order, the lock order of every assignment insert.
+-- Returns path_found (0 or 1) and created. Served by riders' primary key (for $2, else a scan
+-- of riders), course_results_course (riders who passed the path's courses) and
+-- assignments_open_uniq.
+WITH path AS (
+    SELECT path_id, days_to_complete FROM paths WHERE path_id = $1
+),
+course_count AS (
+    SELECT count(*) AS n FROM path_courses WHERE path_id = $1
+),
+passed AS (
+    SELECT cr.rider_id
+    FROM path_courses pc
+    JOIN course_results cr ON cr.course_id = pc.course_id AND cr.completed_at IS NOT NULL
+    WHERE pc.path_id = $1
+    GROUP BY cr.rider_id
+    HAVING count(*) = (SELECT n FROM course_count)
+),
+created AS (
+    INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
+    SELECT r.rider_id, path.path_id, 'api',
+           now() + make_interval(days => path.days_to_complete),
+           CASE WHEN passed.rider_id IS NOT NULL OR (SELECT n FROM course_count) = 0
+                THEN now() END
+    FROM path
+    CROSS JOIN riders r
+    LEFT JOIN passed ON passed.rider_id = r.rider_id
+    WHERE r.status <> 'inactive'
+      AND ($2::text[] IS NULL OR r.rider_id = ANY ($2::text[]))
+      AND ($3::text[] IS NULL OR r.market = ANY ($3::text[]))
+      AND ($4::text[] IS NULL OR r.vehicle_type = ANY ($4::text[]))
+      AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
+    ORDER BY r.rider_id
+    ON CONFLICT (rider_id, path_id) WHERE completed_at IS NULL DO NOTHING
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM path) AS path_found, (SELECT count(*) FROM created) AS created

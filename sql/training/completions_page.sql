@@ -1,0 +1,16 @@
+-- A page of the completions feed: passed records after the record key ($1 completed_at,
+-- $2 rider_id, $3 course_id), oldest first, $4 records at most. The key is the previous
+-- page's last record, or (a time, '', the nil UUID), which no record equals.
+-- Returns the completion record fields, times as text (YYYY-MM-DDTHH:MM:SS.sssZ).
+-- Served by course_results_feed (a range scan from the key: every page costs the same),
+-- then riders' and courses' primary keys.
+SELECT cr.rider_id, r.market, cr.course_id, c.title, cr.language,
+       to_char(cr.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS started_at,
+       to_char(cr.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS completed_at,
+       cr.score, cr.attempts, cr.time_spent_seconds, cr.proof_code
+FROM course_results cr
+JOIN riders r ON r.rider_id = cr.rider_id
+JOIN courses c ON c.course_id = cr.course_id
+WHERE (cr.completed_at, cr.rider_id, cr.course_id) > ($1, $2, $3)
+ORDER BY cr.completed_at, cr.rider_id, cr.course_id
+LIMIT $4

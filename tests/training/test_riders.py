@@ -1,0 +1,289 @@
+"""POST /api/v1/riders: validation, upsert semantics, automatic rules, concurrency."""
+
+import asyncio
+import hashlib
+
+import pytest
+
+from tests.training.conftest import add_course, add_path, add_result, assignments, utc
+
+BODY_MESSAGE = "Send { riders: [...] } with 1 to 5000 riders."
+
+
+def rider(rider_id="R-1", **fields):
+    return {"riderId": rider_id, "name": "Omar Haddad", "market": "AE", **fields}
+
+
+async def stored(db, rider_id):
+    row = await db.fetchrow("SELECT * FROM riders WHERE rider_id = $1", rider_id)
+    return dict(row) if row else None
+
+
+async def test_creates_a_rider_with_defaults_and_normalised_fields(api, db):
+    status, body = await api.post("/api/v1/riders", {"riders": [rider(
+        "  R-1 ", name=" Omar ", market="qatar", phone="+974 (5512) 34-56", city="Doha",
+        vehicleType="MotorBike", nationality="Jordanian", pin="0042", unknown="ignored")]})
+    assert status == 200
+    assert body == {"inserted": 1, "updated": 0, "enrollmentsCreated": 0, "errors": []}
+    row = await stored(db, "R-1")
+    assert (row["name"], row["market"], row["phone"], row["city"], row["vehicle_type"],
+            row["nationality"], row["language"], row["status"]) == (
+        "Omar", "QA", "+97455123456", "Doha", "motorbike", "Jordanian", "en", "active")
+    scheme, salt, digest = row["pin_hash"].split("$")
+    assert scheme == "sha256" and "0042" not in row["pin_hash"]
+    assert digest == hashlib.sha256(bytes.fromhex(salt) + b"0042").hexdigest()
+
+
+async def test_market_codes_and_names_in_any_case(api, db):
+    markets = ["ae", "Kuwait", "QATAR", "bh", "oman", "Jo", "EGYPT", "iraq", "UAE"]
+    rows = [rider(f"R-{i}", market=m) for i, m in enumerate(markets)]
+    status, body = await api.post("/api/v1/riders", {"riders": rows})
+    assert status == 200 and body["inserted"] == 9
+    stored_markets = await db.fetch("SELECT market FROM riders ORDER BY rider_id")
+    assert [r["market"] for r in stored_markets] == [
+        "AE", "KW", "QA", "BH", "OM", "JO", "EG", "IQ", "AE"]
+
+
+async def test_update_keeps_omitted_and_empty_optional_fields(api, db):
+    await api.post("/api/v1/riders", {"riders": [rider(
+        phone="+971501234567", city="Dubai", vehicleType="car", nationality="Indian",
+        language="AR", status="onboarding", pin="1234")]})
+    before = await stored(db, "R-1")
+    status, body = await api.post("/api/v1/riders", {"riders": [rider(
+        name="Omar H.", market="KW", phone="", city="", vehicleType="  ", language="",
+        status="", pin="")]})
+    assert status == 200
+    assert (body["inserted"], body["updated"]) == (0, 1)
+    after = await stored(db, "R-1")
+    assert (after["name"], after["market"]) == ("Omar H.", "KW")
+    for field in ("phone", "city", "vehicle_type", "nationality", "language", "status",
+                  "pin_hash"):
+        assert after[field] == before[field], field
+    assert after["language"] == "ar" and after["status"] == "onboarding"
+
+
+async def test_update_sets_sent_language_and_status(api, db):
+    await api.post("/api/v1/riders", {"riders": [rider(status="onboarding")]})
+    await api.post("/api/v1/riders", {"riders": [rider(language="Ku", status="suspended")]})
+    row = await stored(db, "R-1")
+    assert (row["language"], row["status"]) == ("ku", "suspended")
+    await api.post("/api/v1/riders", {"riders": [rider(language="ur")]})
+    row = await stored(db, "R-1")
+    assert (row["language"], row["status"]) == ("ur", "suspended")
+
+
+async def test_the_last_duplicate_wins(api, db):
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        rider("R-1", name="First", city="Doha"),
+        rider("R-1 ", name="Second"),
+        rider("R-1", name="", city="Rejected"),
+    ]})
+    assert status == 200
+    assert body["inserted"] == 1 and body["updated"] == 0
+    assert body["errors"] == [
+        {"index": 2, "error": "Too small: expected string to have >=1 characters"}]
+    row = await stored(db, "R-1")
+    assert (row["name"], row["city"]) == ("Second", None)
+
+
+ROW_ERRORS = [
+    ({"name": "A", "market": "AE"}, "Invalid input: expected string, received undefined"),
+    ({"riderId": "R", "market": "AE"}, "Invalid input: expected string, received undefined"),
+    ({"riderId": 7, "name": "A", "market": "AE"},
+     "Invalid input: expected string, received number"),
+    ({"riderId": True, "name": "A", "market": "AE"},
+     "Invalid input: expected string, received boolean"),
+    ({"riderId": None, "name": "A", "market": "AE"},
+     "Invalid input: expected string, received null"),
+    ({"riderId": {}, "name": "A", "market": "AE"},
+     "Invalid input: expected string, received object"),
+    ({"riderId": [], "name": "A", "market": "AE"},
+     "Invalid input: expected string, received array"),
+    ({"riderId": "   ", "name": "A", "market": "AE"},
+     "Too small: expected string to have >=1 characters"),
+    ({"riderId": "R", "name": " ", "market": "AE"},
+     "Too small: expected string to have >=1 characters"),
+    ({"riderId": "R" * 65, "name": "A", "market": "AE"},
+     "Too big: expected string to have <=64 characters"),
+    ({"riderId": "R", "name": "A" * 201, "market": "AE"},
+     "Too big: expected string to have <=200 characters"),
+    ({"riderId": "R", "name": "A"}, "Invalid input: expected string, received undefined"),
+    ({"riderId": "R", "name": "A", "market": "France"},
+     "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)"),
+    ({"riderId": "R", "name": "A", "market": ""},
+     "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)"),
+    ({"riderId": "R", "name": "A", "market": 3},
+     "Invalid input: expected string, received number"),
+    ({"riderId": "R", "name": "A", "market": "AE", "phone": "+9" * 17},
+     "Too big: expected string to have <=32 characters"),
+    ({"riderId": "R", "name": "A", "market": "AE", "phone": "0501234567"},
+     "phone must be in international format, e.g. +971501234567"),
+    ({"riderId": "R", "name": "A", "market": "AE", "phone": "+12345"},
+     "phone must be in international format, e.g. +971501234567"),
+    ({"riderId": "R", "name": "A", "market": "AE", "city": "C" * 101},
+     "Too big: expected string to have <=100 characters"),
+    ({"riderId": "R", "name": "A", "market": "AE", "vehicleType": "V" * 41},
+     "Too big: expected string to have <=40 characters"),
+    ({"riderId": "R", "name": "A", "market": "AE", "nationality": "N" * 61},
+     "Too big: expected string to have <=60 characters"),
+    ({"riderId": "R", "name": "A", "market": "AE", "city": None},
+     "Invalid input: expected string, received null"),
+    ({"riderId": "R", "name": "A", "market": "AE", "language": "fr"},
+     "language must be en, ar, ur or ku"),
+    ({"riderId": "R", "name": "A", "market": "AE", "status": "Active"},
+     'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
+    ({"riderId": "R", "name": "A", "market": "AE", "status": "retired"},
+     'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
+    ({"riderId": "R", "name": "A", "market": "AE", "pin": "123"}, "pin must be 4 to 8 digits"),
+    ({"riderId": "R", "name": "A", "market": "AE", "pin": "123456789"},
+     "pin must be 4 to 8 digits"),
+    ({"riderId": "R", "name": "A", "market": "AE", "pin": "12a4"}, "pin must be 4 to 8 digits"),
+    ({"riderId": "R", "name": "A", "market": "AE", "pin": 1234},
+     "Invalid input: expected string, received number"),
+    ("R-1", "Invalid input: expected object, received string"),
+    ([], "Invalid input: expected object, received array"),
+    # The first problem in field order wins.
+    ({"riderId": "R", "name": "A" * 201, "market": "France", "pin": "1"},
+     "Too big: expected string to have <=200 characters"),
+    ({"riderId": "R", "name": "A", "market": "AE", "language": "fr", "status": "x"},
+     "language must be en, ar, ur or ku"),
+]
+
+
+@pytest.mark.parametrize(("row", "message"), ROW_ERRORS)
+async def test_row_errors(api, db, row, message):
+    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-ok"), row]})
+    assert status == 200
+    assert body == {"inserted": 1, "updated": 0, "enrollmentsCreated": 0,
+                    "errors": [{"index": 1, "error": message}]}
+    assert await db.fetchval("SELECT count(*) FROM riders") == 1
+
+
+async def test_every_row_rejected_is_400_and_saves_nothing(api, db):
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        {"name": "A", "market": "AE"}, rider("R-2", status="ACTIVE")]})
+    assert status == 400
+    assert body == {
+        "error": "No rider was saved.", "code": "invalid_request",
+        "inserted": 0, "updated": 0, "enrollmentsCreated": 0,
+        "errors": [
+            {"index": 0, "error": "Invalid input: expected string, received undefined"},
+            {"index": 1, "error":
+             'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'},
+        ],
+    }
+    assert await db.fetchval("SELECT count(*) FROM riders") == 0
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"riders": []}, {"riders": "R-1"}, {"riders": None}, [rider()],
+    {"riders": [rider(f"R-{i}") for i in range(5001)]},
+])
+async def test_body_errors(api, db, body):
+    status, answer = await api.post("/api/v1/riders", body)
+    assert (status, answer) == (400, {"error": BODY_MESSAGE, "code": "invalid_request"})
+    assert await db.fetchval("SELECT count(*) FROM riders") == 0
+
+
+async def test_invalid_json(client):
+    response = await client.post("/api/v1/riders", data=b'{"riders": [',
+                                 headers={"x-api-key": "test-integration-key",
+                                          "Content-Type": "application/json"})
+    assert response.status == 400
+    assert await response.json() == {"error": BODY_MESSAGE, "code": "invalid_request"}
+
+
+async def test_5000_riders_are_accepted(api, db):
+    status, body = await api.post("/api/v1/riders",
+                                  {"riders": [rider(f"R-{i}") for i in range(5000)]})
+    assert status == 200 and body["inserted"] == 5000
+    status, body = await api.post("/api/v1/riders",
+                                  {"riders": [rider(f"R-{i}") for i in range(5000)]})
+    assert (body["inserted"], body["updated"]) == (0, 5000)
+
+
+async def test_all_matching_rule_assigns_matching_riders_once(api, db):
+    course = await add_course(db)
+    path = await add_path(db, "all_matching", [course], days=12, markets=["AE", "QA"],
+                          vehicle_types=["motorbike"], nationalities=["Indian"])
+    await add_path(db, "all_matching", [course], active=False)
+    await add_path(db, "manual", [course])
+    await add_path(db, "flag", [course], flag_types=["equipment"])
+    match = dict(market="QA", vehicleType="Motorbike", nationality="Indian")
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        rider("R-match", **match),
+        rider("R-market", **{**match, "market": "KW"}),
+        rider("R-vehicle", **{**match, "vehicleType": "car"}),
+        rider("R-nation", **{**match, "nationality": "indian"}),
+        rider("R-none", market="QA"),
+        rider("R-inactive", status="inactive", **match),
+        rider("R-onboarding", status="onboarding", **match),
+    ]})
+    assert status == 200 and body["enrollmentsCreated"] == 2
+    rows = await assignments(db)
+    assert {(r["rider_id"], r["path_id"], r["why"]) for r in rows} == {
+        ("R-match", path, "rule"), ("R-onboarding", path, "rule")}
+    for row in rows:
+        assert row["completed_at"] is None
+        assert (row["deadline"] - row["assigned_at"]).days == 12
+    # Saving again assigns nothing more; finishing it and saving again neither (never had it).
+    await db.execute("UPDATE assignments SET completed_at = now()")
+    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-match", **match)]})
+    assert body["enrollmentsCreated"] == 0
+    assert len(await assignments(db)) == 2
+
+
+async def test_empty_filters_match_any_rider(api, db):
+    path = await add_path(db, "all_matching")
+    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-1"), rider("R-2")]})
+    assert body["enrollmentsCreated"] == 2
+    assert {r["path_id"] for r in await assignments(db)} == {path}
+
+
+async def test_onboarding_rule_assigns_riders_in_onboarding_status(api, db):
+    path = await add_path(db, "onboarding", markets=["AE"])
+    await add_path(db, "onboarding", active=False)
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        rider("R-new", status="onboarding"), rider("R-active"),
+        rider("R-other-market", market="EG", status="onboarding")]})
+    assert body["enrollmentsCreated"] == 1
+    assert [(r["rider_id"], r["path_id"], r["why"]) for r in await assignments(db)] == [
+        ("R-new", path, "onboarding")]
+    # An existing rider who moves to onboarding gets it on that save.
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        rider("R-active", status="onboarding")]})
+    assert body["enrollmentsCreated"] == 1
+    assert {r["rider_id"] for r in await assignments(db)} == {"R-new", "R-active"}
+
+
+async def test_rule_assignment_completes_at_once_when_courses_were_passed(api, db):
+    courses = [await add_course(db), await add_course(db)]
+    await api.post("/api/v1/riders", {"riders": [rider("R-1"), rider("R-2")]})
+    for i, course in enumerate(courses):
+        await add_result(db, "R-1", course, utc(2026, 1, 1), f"ABCDEF2{i + 2}")
+    await add_result(db, "R-2", courses[0], utc(2026, 1, 1), "ABCDEF99")
+    await add_path(db, "all_matching", courses)
+    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-1"), rider("R-2")]})
+    assert body["enrollmentsCreated"] == 2
+    done = {r["rider_id"]: r["completed_at"] is not None for r in await assignments(db)}
+    assert done == {"R-1": True, "R-2": False}
+
+
+async def test_overlapping_upserts_in_parallel_never_fail_or_lose_a_rider(client, db):
+    await add_path(db, "all_matching")
+    ids = [f"R-{i:04d}" for i in range(1500)]
+
+    async def send(chunk, name):
+        response = await client.post(
+            "/api/v1/riders", json={"riders": [rider(i, name=name) for i in chunk]},
+            headers={"x-api-key": "test-integration-key"})
+        return response.status, await response.json()
+
+    # Two calls over the same riders in opposite request orders, and a third overlapping.
+    results = await asyncio.gather(
+        send(ids, "A"), send(list(reversed(ids)), "B"), send(ids[700:] + ids[:300], "C"))
+    assert [status for status, _ in results] == [200, 200, 200]
+    assert sum(body["inserted"] for _, body in results) == 1500
+    assert sum(body["enrollmentsCreated"] for _, body in results) == 1500
+    assert await db.fetchval("SELECT count(*) FROM riders") == 1500
+    assert await db.fetchval("SELECT count(*) FROM assignments") == 1500
