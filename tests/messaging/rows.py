@@ -17,7 +17,8 @@ async def add_rider(db, rider_id, *, name="Sam Rider", phone="+971501234567", st
 
 
 async def add_path(db, name, *, rule="manual", flag_types=()) -> uuid.UUID:
-    path_id = uuid.uuid4()
+    """A path of one course (a path without courses is completed as soon as it is assigned)."""
+    path_id, course_id = uuid.uuid4(), uuid.uuid4()
     await db.execute(
         "INSERT INTO paths (path_id, name, days_to_complete, rule, flag_types)"
         " VALUES ($1, $2, 7, $3, $4)",
@@ -25,6 +26,14 @@ async def add_path(db, name, *, rule="manual", flag_types=()) -> uuid.UUID:
         name,
         rule,
         list(flag_types),
+    )
+    await db.execute(
+        "INSERT INTO courses (course_id, title) VALUES ($1, $2)", course_id, f"{name} course"
+    )
+    await db.execute(
+        "INSERT INTO path_courses (path_id, course_id, position) VALUES ($1, $2, 1)",
+        path_id,
+        course_id,
     )
     return path_id
 
