@@ -3,6 +3,7 @@
 import time
 
 from app.training.messaging import Delivery, Messenger
+from app.training.outbox import Draft, deliver
 from tests.conftest import make_settings
 from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN
 
@@ -106,3 +107,15 @@ async def test_a_success_resets_the_outage_count(fake_provider):
         deliveries = [await messenger.send_text("+971501234567", "Hi") for _ in range(4)]
     assert [d.status for d in deliveries] == ["failed", "sent", "failed", "sent"]
     assert len(fake_provider.requests) == 4
+
+
+async def test_requests_are_paced_to_the_rate(fake_provider):
+    settings = make_settings(**fake_provider.env)
+    started = time.monotonic()
+    async with Messenger(settings, **FAST, per_second=20) as messenger:
+        drafts = [Draft(f"R-{n}", "+971501234567", "Hi", None) for n in range(5)]
+        deliveries = await deliver(messenger, drafts, concurrency=5)
+    # Five starts 1/20 s apart: the last one 0.2 s after the first, though 5 may fly at once.
+    assert time.monotonic() - started >= 0.2
+    assert [d.status for d in deliveries] == ["sent"] * 5
+    assert len(fake_provider.requests) == 5
