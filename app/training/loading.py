@@ -17,13 +17,14 @@ from app.core import sql
 from app.core.loader import RecordError, Section, schema_validator
 from app.training import store
 from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES, RowError, parse_rider
-from app.training.schemas import FLAG_TYPES
+from app.training.schemas import FLAG_TYPES, StrictBoolean
 
 SQL = sql.load(
     "training",
     "upsert_courses",
     "upsert_paths",
-    "replace_path_courses",
+    "delete_path_courses",
+    "insert_path_courses",
     "missing_keys",
     "upsert_results",
     "complete_assignments",
@@ -51,14 +52,14 @@ async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
 class CourseRecordSchema(Schema):
     id = fields.UUID(required=True)
     title = fields.String(required=True, validate=validate.Length(min=1))
-    has_quiz = fields.Boolean(required=True, truthy={True}, falsy={False})
+    has_quiz = StrictBoolean(required=True)
     pass_mark = fields.Integer(load_default=None, validate=validate.Range(0, 100), strict=True)
 
 
 class PathRecordSchema(Schema):
     id = fields.UUID(required=True)
     name = fields.String(required=True, validate=validate.Length(min=1))
-    active = fields.Boolean(required=True, truthy={True}, falsy={False})
+    active = StrictBoolean(required=True)
     days_to_complete = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     rule = fields.String(
         required=True, validate=validate.OneOf(("manual", "all_matching", "onboarding", "flag"))
@@ -114,9 +115,9 @@ async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
                                           for p in paths])
     links = [(p["id"], course, position)
              for p in paths for position, course in enumerate(p["courses"], start=1)]
+    await conn.execute(SQL.delete_path_courses, [p["id"] for p in paths])
     await conn.execute(
-        SQL.replace_path_courses,
-        [p["id"] for p in paths],
+        SQL.insert_path_courses,
         [link[0] for link in links],
         [link[1] for link in links],
         [link[2] for link in links],

@@ -23,6 +23,15 @@ FLAG_TYPES = (
 NOTIFICATIONS = ("sent", "failed", "logged")
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON true or false only (marshmallow's Boolean also takes 1, "yes", "on", ...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class RiderSchema(Schema):
     riderId = fields.String(required=True, metadata={
         "description": "1 to 64 characters after trimming; the match key.", "maxLength": 64})
@@ -79,7 +88,7 @@ class FlagRequestSchema(Schema):
         "description": "Matched exactly as stored, untrimmed."})
     type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
     note = fields.String(validate=validate.Length(max=1000), load_default=None)
-    notify = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+    notify = StrictBoolean(load_default=False)
 
 
 class FlagResultSchema(Schema):

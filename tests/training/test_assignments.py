@@ -1,0 +1,142 @@
+"""POST /api/v1/assignments: who gets the path, and the 400/404 answers."""
+
+import uuid
+
+import pytest
+
+from tests.training.conftest import add_course, add_path, add_result, add_rider, assignments, utc
+
+SHAPE_MESSAGE = (
+    "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "
+    "arrays of strings (riderIds at most 250000)."
+)
+
+
+@pytest.fixture
+async def riders(db):
+    await add_rider(db, "R-ae-moto", market="AE", vehicle_type="motorbike")
+    await add_rider(db, "R-ae-car", market="AE", vehicle_type="car", status="suspended")
+    await add_rider(db, "R-qa-moto", market="QA", vehicle_type="motorbike", status="onboarding")
+    await add_rider(db, "R-ae-inactive", market="AE", vehicle_type="motorbike", status="inactive")
+
+
+async def assigned(db) -> set[str]:
+    return {row["rider_id"] for row in await assignments(db)}
+
+
+@pytest.mark.parametrize(("criteria", "expected"), [
+    ({"riderIds": ["R-ae-moto", "R-qa-moto", "R-unknown", "R-ae-moto"]},
+     {"R-ae-moto", "R-qa-moto"}),
+    ({"markets": ["AE"]}, {"R-ae-moto", "R-ae-car"}),
+    ({"markets": ["AE", "QA"], "vehicleTypes": ["motorbike"]}, {"R-ae-moto", "R-qa-moto"}),
+    ({"statuses": ["suspended", "onboarding"]}, {"R-ae-car", "R-qa-moto"}),
+    ({"statuses": ["inactive"]}, set()),
+    ({"riderIds": ["R-ae-moto", "R-ae-car", "R-ae-inactive"], "vehicleTypes": ["car"]},
+     {"R-ae-car"}),
+    ({"riderIds": ["R-qa-moto"], "markets": ["AE"]}, set()),
+    ({"markets": ["ae"]}, set()),  # matched exactly
+    ({"riderIds": ["R-ae-moto"], "markets": []}, {"R-ae-moto"}),  # an empty filter: not given
+])
+async def test_criteria_combine_with_and_and_inactive_never(api, db, riders, criteria, expected):
+    path = await add_path(db, "manual", [await add_course(db)], days=9)
+    status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
+    assert (status, body) == (200, {"enrollmentsCreated": len(expected)})
+    rows = await assignments(db)
+    assert {row["rider_id"] for row in rows} == expected
+    for row in rows:
+        assert (row["path_id"], row["why"], row["completed_at"]) == (path, "api", None)
+        assert (row["deadline"] - row["assigned_at"]).days == 9
+
+
+async def test_path_rule_filters_and_active_are_ignored(api, db, riders):
+    path = await add_path(db, "flag", flag_types=["equipment"], active=False, markets=["QA"],
+                          vehicle_types=["car"])
+    status, body = await api.post("/api/v1/assignments",
+                                  {"pathId": str(path), "riderIds": ["R-ae-moto"]})
+    assert body == {"enrollmentsCreated": 1}
+
+
+async def test_open_is_skipped_and_completed_is_assigned_again(api, db, riders):
+    course = await add_course(db)
+    path = await add_path(db, "manual", [course])
+    request = {"pathId": str(path), "riderIds": ["R-ae-moto", "R-ae-car"]}
+    assert (await api.post("/api/v1/assignments", request))[1] == {"enrollmentsCreated": 2}
+    assert (await api.post("/api/v1/assignments", request))[1] == {"enrollmentsCreated": 0}
+    await db.execute("UPDATE assignments SET completed_at = now() WHERE rider_id = 'R-ae-car'")
+    assert (await api.post("/api/v1/assignments", request))[1] == {"enrollmentsCreated": 1}
+    rows = await assignments(db)
+    assert [row["rider_id"] for row in rows] == ["R-ae-car", "R-ae-moto", "R-ae-car"]
+    assert rows[2]["completed_at"] is None
+
+
+async def test_assignment_completes_at_once_when_every_course_was_passed(api, db, riders):
+    courses = [await add_course(db), await add_course(db)]
+    path = await add_path(db, "manual", courses)
+    await add_result(db, "R-ae-moto", courses[0], utc(2026, 3, 1), "AAAAAAA2")
+    await add_result(db, "R-ae-moto", courses[1], utc(2026, 3, 2), "AAAAAAA3")
+    await add_result(db, "R-ae-car", courses[1], utc(2026, 3, 2), "AAAAAAA4")
+    await db.execute(
+        "INSERT INTO course_results (rider_id, course_id, language, started_at) VALUES"
+        " ('R-ae-car', $1, 'en', now())", courses[0])  # opened, not passed
+    status, body = await api.post("/api/v1/assignments",
+                                  {"pathId": str(path), "markets": ["AE"]})
+    assert body == {"enrollmentsCreated": 2}
+    done = {row["rider_id"]: row["completed_at"] is not None for row in await assignments(db)}
+    assert done == {"R-ae-moto": True, "R-ae-car": False}
+
+
+async def test_path_without_courses_completes_at_once(api, db, riders):
+    path = await add_path(db, "manual")
+    await api.post("/api/v1/assignments", {"pathId": str(path), "riderIds": ["R-ae-moto"]})
+    assert (await assignments(db))[0]["completed_at"] is not None
+
+
+async def test_unknown_path_is_404(api, db, riders):
+    status, body = await api.post("/api/v1/assignments",
+                                  {"pathId": str(uuid.uuid4()), "markets": ["AE"]})
+    assert (status, body) == (404, {"error": "Learning path not found", "code": "not_found"})
+
+
+@pytest.mark.parametrize("body", [
+    {"riderIds": ["R-1"]},
+    {"pathId": "not-a-uuid", "riderIds": ["R-1"]},
+    {"pathId": 12, "riderIds": ["R-1"]},
+    {"pathId": "{path}", "riderIds": "R-1"},
+    {"pathId": "{path}", "riderIds": ["R-1", 2]},
+    {"pathId": "{path}", "markets": "AE"},
+    {"pathId": "{path}", "vehicleTypes": [None]},
+    {"pathId": "{path}", "statuses": {"active": True}},
+    {"pathId": "{path}", "riderIds": [f"R-{i}" for i in range(250_001)]},
+    ["{path}"],
+])
+async def test_bad_bodies_are_400(api, db, riders, body):
+    path = str(await add_path(db))
+    if isinstance(body, dict):
+        body = {k: (path if v == "{path}" else v) for k, v in body.items()}
+    status, answer = await api.post("/api/v1/assignments", body)
+    assert (status, answer) == (400, {"error": SHAPE_MESSAGE, "code": "invalid_request"})
+    assert await assigned(db) == set()
+
+
+async def test_invalid_json_is_400(client):
+    response = await client.post("/api/v1/assignments", data=b"[",
+                                 headers={"x-api-key": "test-integration-key"})
+    assert response.status == 400
+    assert await response.json() == {"error": SHAPE_MESSAGE, "code": "invalid_request"}
+
+
+@pytest.mark.parametrize("criteria", [
+    {}, {"riderIds": []}, {"markets": [], "vehicleTypes": [], "statuses": []},
+    {"riderIds": None}])
+async def test_neither_rider_ids_nor_filters_is_400(api, db, riders, criteria):
+    path = await add_path(db)
+    status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
+    assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
+                                    "code": "invalid_request"})
+
+
+async def test_250000_rider_ids_are_accepted(api, db, riders):
+    path = await add_path(db)
+    ids = ["R-ae-moto"] + [f"R-unknown-{i}" for i in range(249_999)]
+    status, body = await api.post("/api/v1/assignments", {"pathId": str(path), "riderIds": ids})
+    assert (status, body) == (200, {"enrollmentsCreated": 1})
