@@ -44,6 +44,9 @@ def drafts(rows, settings, now: datetime) -> list[Draft]:
 
 async def remind(context: JobContext) -> None:
     now = datetime.now(UTC)
+    if not context.settings.session_secret_ok:
+        # `run-job` is its own process: the operator sees why the messages carry no link.
+        log.error("SESSION_SECRET must be set", consequence="reminders carry no one-tap link")
     rows = await context.pool.fetch(SQL.reminder_riders, ASSIGNMENTS_PER_RUN)
     messages = drafts(rows, context.settings, now)
     outcomes: Counter[str] = Counter()

@@ -86,7 +86,9 @@ async def test_without_a_session_secret_reminders_carry_no_link(db, job_context)
     path = await add_path(db, "Road safety")
     await add_rider(db, "R-1")
     await assign(db, "R-1", path, due_in_days=1)
-    await _run(job_context(SESSION_SECRET=None))
+    with structlog.testing.capture_logs() as logs:
+        await remind(job_context(SESSION_SECRET=None))
+    assert any(e["event"] == "SESSION_SECRET must be set" for e in logs)
     (message,) = await _messages(db)
     assert message["link"] is None
     assert message["body"].endswith("\nSign in to the training platform to continue.")
