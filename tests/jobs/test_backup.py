@@ -92,7 +92,7 @@ async def test_archives_older_than_14_days_are_deleted_after_a_backup(job_contex
     assert len(remaining) == len(kept) + len(unrelated) + 1
 
 
-async def test_failed_backup_keeps_old_archives_and_leaves_no_partial(job_context, monkeypatch):
+async def test_missing_pg_dump_fails_and_keeps_old_archives(job_context, monkeypatch):
     # An external database with no pg_dump on PATH.
     monkeypatch.setenv("PATH", "/nonexistent")
     context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
@@ -123,3 +123,23 @@ async def test_pg_dump_failure_names_the_reason(job_context, monkeypatch):
     assert message.startswith("backup failed: pg_dump exited with 1:")
     assert "127.0.0.1" in message and "s3cret" not in message
     assert _archives(folder) == [old]
+
+
+async def test_pg_dump_dying_midway_leaves_no_partial_file(job_context, monkeypatch, tmp_path):
+    # A pg_dump that writes part of the archive, then fails.
+    program = tmp_path / "bin" / "pg_dump"
+    program.parent.mkdir()
+    program.write_text(
+        '#!/bin/sh\nfor a; do case "$a" in --file=*) echo part > "${a#--file=}";; esac; done\n'
+        'echo "pg_dump: error: could not write to output file: No space left on device" >&2\n'
+        "exit 1\n"
+    )
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(program.parent))
+    context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
+
+    with pytest.raises(JobFailed, match="No space left on device"):
+        await backup(context)
+
+    # The listing includes dot files: the partial archive is gone too.
+    assert _archives(context.settings.backup_dir) == []

@@ -144,7 +144,7 @@ async def test_expired_link_is_a_clear_400_page(client, db):
 
 
 @pytest.mark.parametrize("token", ["nonsense", "a.b", "%E2%82%AC.%E2%82%AC", "x" * 3000])
-async def test_bad_link_is_a_clear_400_page(client, db, token):
+async def test_bad_link_is_a_clear_400_page(client, token):
     await _refused(client, token, 400, "This link is not valid")
 
 
