@@ -93,7 +93,13 @@ async def dump(program: str, url: str, target: Path) -> None:
         )
     except OSError as exc:
         raise JobFailed(f"backup failed: cannot run {program}: {exc.strerror}") from None
-    _, stderr = await process.communicate()
+    try:
+        _, stderr = await process.communicate()
+    except asyncio.CancelledError:
+        # The server is shutting down: pg_dump must not outlive it, writing an orphan file.
+        process.kill()
+        await process.wait()
+        raise
     if process.returncode != 0:
         reason = " ".join(stderr.decode(errors="replace").split())[-ERROR_CHARS:]
         raise JobFailed(f"backup failed: pg_dump exited with {process.returncode}: {reason}")

@@ -1,7 +1,9 @@
 """The backup job: a complete archive that restores, retention after success only."""
 
+import asyncio
 import subprocess
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -143,3 +145,20 @@ async def test_pg_dump_dying_midway_leaves_no_partial_file(job_context, monkeypa
 
     # The listing includes dot files: the partial archive is gone too.
     assert _archives(context.settings.backup_dir) == []
+
+
+async def test_a_cancelled_backup_stops_pg_dump(job_context, monkeypatch, tmp_path):
+    # A pg_dump that writes its pid, then takes forever.
+    program = tmp_path / "bin" / "pg_dump"
+    program.parent.mkdir()
+    program.write_text(f'#!/bin/sh\necho $$ > {tmp_path}/pid\nexec /bin/sleep 60\n')
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(program.parent))
+    run = asyncio.create_task(backup(job_context(DATABASE_URL="postgresql://rider@h/ops")))
+    while not (tmp_path / "pid").exists():
+        await asyncio.sleep(0.02)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    pid = int((tmp_path / "pid").read_text())
+    assert not Path(f"/proc/{pid}").exists()
