@@ -62,7 +62,7 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
     except asyncio.CancelledError:
         raise
     except Exception:
-        log.exception("unhandled error", method=request.method, path=request.path)
+        log.exception("unhandled error", method=request.method, path=_logged_path(request))
         return error_response(request.path, ApiError(500, "Internal server error"))
 
 
