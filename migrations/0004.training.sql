@@ -49,21 +49,26 @@ CREATE TABLE path_courses (
     UNIQUE (path_id, position)
 );
 
+-- No foreign keys here, on purpose: their per-row triggers cost 2.3 s of a 250,000-rider
+-- POST /api/v1/assignments (measured; more than the insert itself). Every statement that
+-- inserts assignments takes rider and path from their tables in the same statement, and
+-- riders and paths are never deleted (nothing in the service deletes them).
 CREATE TABLE assignments (
     assignment_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    rider_id      text   NOT NULL REFERENCES riders,
-    path_id       uuid   NOT NULL REFERENCES paths,
+    rider_id      text   NOT NULL,
+    path_id       uuid   NOT NULL,
     why           text   NOT NULL CHECK (why IN ('rule','onboarding','flag','api','admin')),
     assigned_at   timestamptz(3) NOT NULL DEFAULT now(),
     deadline      timestamptz(3) NOT NULL,
     completed_at  timestamptz(3)
 );
--- At most one open assignment per rider and path: "skip open" is ON CONFLICT DO NOTHING,
--- safe under concurrency. Also serves "the rider's open assignments" (completion checks).
-CREATE UNIQUE INDEX assignments_open_uniq ON assignments (rider_id, path_id)
-    WHERE completed_at IS NULL;
--- "Has the rider ever had this path" (automatic rules) and the rider's history.
-CREATE INDEX assignments_rider_path ON assignments (rider_id, path_id);
+-- The one index besides the key (each index costs about 0.45 s of a 250,000-rider
+-- POST /api/v1/assignments). NULLS NOT DISTINCT makes it hold at most one open assignment
+-- (completed_at NULL) per rider and path, so "skip open" is ON CONFLICT DO NOTHING, safe under
+-- concurrency; its prefix (rider_id, path_id) answers "has the rider ever had this path"
+-- (automatic rules) and serves the rider's history.
+CREATE UNIQUE INDEX assignments_once ON assignments (rider_id, path_id, completed_at)
+    NULLS NOT DISTINCT;
 
 -- One record per rider per course. completed_at and proof_code are set at the first pass
 -- and never change; a record with completed_at NULL is a course opened but not passed.

@@ -1,7 +1,8 @@
 -- Assigns rider $1 every active 'flag' path for flag type $2 whose filters the rider matches,
 -- unless the rider is inactive or has the path open now (the conflict target skips it), in
 -- path_id order. Returns the path_id of each assignment created. Served by riders' primary
--- key and assignments_open_uniq; paths are few and scanned.
+-- key and assignments_once (the conflict target: an open row is one NULL completed_at per
+-- rider and path); paths are few and scanned.
 INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
 SELECT r.rider_id, p.path_id, 'flag',
        now() + make_interval(days => p.days_to_complete),
@@ -14,5 +15,5 @@ WHERE r.rider_id = $1
   AND (p.vehicle_types = '{}' OR r.vehicle_type = ANY (p.vehicle_types))
   AND (p.nationalities = '{}' OR r.nationality = ANY (p.nationalities))
 ORDER BY p.path_id
-ON CONFLICT (rider_id, path_id) WHERE completed_at IS NULL DO NOTHING
+ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
 RETURNING path_id

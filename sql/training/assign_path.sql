@@ -6,7 +6,7 @@
 -- rider_id order, the lock order of every assignment insert.
 -- Returns path_found (0 or 1) and created. Served by riders' primary key (for $2, else a scan
 -- of riders), course_results_course (riders who passed the path's courses) and
--- assignments_open_uniq.
+-- assignments_once (the conflict target).
 WITH path AS (
     SELECT path_id, days_to_complete FROM paths WHERE path_id = $1
 ),
@@ -36,7 +36,7 @@ created AS (
       AND ($4::text[] IS NULL OR r.vehicle_type = ANY ($4::text[]))
       AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
     ORDER BY r.rider_id
-    ON CONFLICT (rider_id, path_id) WHERE completed_at IS NULL DO NOTHING
+    ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM path) AS path_found, (SELECT count(*) FROM created) AS created

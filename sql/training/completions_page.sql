@@ -11,6 +11,7 @@ SELECT cr.rider_id, r.market, cr.course_id, c.title, cr.language,
 FROM course_results cr
 JOIN riders r ON r.rider_id = cr.rider_id
 JOIN courses c ON c.course_id = cr.course_id
-WHERE (cr.completed_at, cr.rider_id, cr.course_id) > ($1, $2, $3)
+WHERE cr.completed_at IS NOT NULL  -- lets the planner use the partial index
+  AND (cr.completed_at, cr.rider_id, cr.course_id) > ($1, $2, $3)
 ORDER BY cr.completed_at, cr.rider_id, cr.course_id
 LIMIT $4

@@ -3,8 +3,8 @@
 -- who never had the path, never to inactive riders. $1: the riders to check (the riders just
 -- saved), or NULL for every rider (after a load, which may have changed paths). Rows are
 -- inserted in (rider_id, path_id) order, the lock order of every assignment insert.
--- Returns the number of assignments created. Served by riders' primary key (for $1),
--- assignments_rider_path (never had it) and assignments_open_uniq (the conflict target).
+-- Returns the number of assignments created. Served by riders' primary key (for $1) and
+-- assignments_once (its prefix: never had it; the conflict target: a concurrent call made it).
 WITH created AS (
     INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
     SELECT r.rider_id, p.path_id,
@@ -23,7 +23,7 @@ WITH created AS (
       AND NOT EXISTS (SELECT FROM assignments a
                       WHERE a.rider_id = r.rider_id AND a.path_id = p.path_id)
     ORDER BY r.rider_id, p.path_id
-    ON CONFLICT (rider_id, path_id) WHERE completed_at IS NULL DO NOTHING
+    ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
     RETURNING 1
 )
 SELECT count(*) FROM created
