@@ -1,2 +1,1 @@
-DROP INDEX assignments_open_deadline;
 DROP TABLE messages;

@@ -20,7 +20,3 @@ CREATE TABLE messages (
 CREATE INDEX messages_rider ON messages (rider_id, created_at);
 -- What the training team still has to pass on by hand, and failures to look into.
 CREATE INDEX messages_unsent ON messages (created_at) WHERE status <> 'sent';
-
--- The reminders job's selection: open assignments, oldest deadline first.
-CREATE INDEX assignments_open_deadline ON assignments (deadline, assignment_id)
-    WHERE completed_at IS NULL;

@@ -1,8 +1,9 @@
 -- The riders to remind: the $1 open assignments with the oldest deadlines among riders who
 -- are not inactive, one row per rider (rider_id, name, phone, paths text[], deadlines
 -- timestamptz[], both oldest deadline first), riders in the order of their oldest deadline.
--- Served by assignments_open_deadline (deadline, assignment_id) WHERE completed_at IS NULL,
--- read in order until $1 rows qualify; riders and paths by their primary keys.
+-- No index of its own: a daily run reads assignments in one sequential scan with a top-N sort
+-- (see bench/README.md), because an index on open deadlines would slow every bulk assignment.
+-- Riders and paths by their primary keys (or hashed, when the planner prefers).
 WITH picked AS (
     SELECT a.rider_id, a.assignment_id, a.deadline, p.name AS path
     FROM assignments a

@@ -1,7 +1,7 @@
 -- What a flag's message says: rider $1's name and phone with the latest assignment of each of
 -- the paths $2 the flag just assigned (path name, deadline, whether it completed at once
 -- because its courses were passed before), oldest deadline first; no row for an unknown rider.
--- Served by riders' primary key, assignments_rider_path (rider_id, path_id), paths' key.
+-- Served by riders' primary key, the (rider_id, path_id) prefix of assignments_once, paths' key.
 SELECT r.name, r.phone, p.name AS path, a.deadline, a.completed_at IS NOT NULL AS completed
 FROM riders r
 CROSS JOIN LATERAL (
