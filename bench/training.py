@@ -61,18 +61,43 @@ DATA_SET = [
     f"""INSERT INTO path_courses (path_id, course_id, position)
         SELECT {PATH.format(n="n")}, {COURSE.format(n="1 + (n * 3 + k) % 60")}, k
         FROM generate_series(1, 20) AS n, generate_series(1, 4) AS k""",
-    # Record g: rider g mod 300,000, its (g div 300,000)-th of seven distinct courses,
-    # completed at a millisecond spread over a year (with many shared seconds).
-    f"""INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,
-                                    score, attempts, time_spent_seconds, proof_code)
+]
+# Record g: rider g mod 300,000, its (g div 300,000)-th of seven distinct courses,
+# completed at a millisecond spread over a year (with many shared seconds).
+RESULTS_SET = f"""INSERT INTO course_results (rider_id, course_id, language, started_at,
+                                    completed_at, score, attempts, time_spent_seconds,
+                                    proof_code)
         SELECT 'R' || lpad((1 + g % {RIDERS})::text, 7, '0'),
                {COURSE.format(n=f"1 + ((g / {RIDERS}) * 9 + g % {RIDERS} % 5) % 60")},
                (ARRAY['en','ar','ur','ku'])[1 + g % 4],
                t - interval '25 minutes', t, 60 + g % 41, 1 + g % 3, 300 + g % 2000, {PROOF}
         FROM generate_series(0::bigint, {RESULTS - 1}) AS g,
              LATERAL (SELECT timestamptz '2025-06-01' + (g * 7919 % 31536000) * interval '1 s'
-                             + (g % 7) * interval '1 ms' AS t) AS moment""",
-]
+                             + (g % 7) * interval '1 ms' AS t) AS moment"""
+
+
+def _insert_then_index(url: str, table: str, statement: str) -> None:
+    """Run a bulk insert with the table's indexes dropped, then rebuild them from their own
+    catalog definitions: three times faster than maintaining four indexes row by row."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        constraints = conn.execute(
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+            " WHERE conrelid = %s::regclass AND contype IN ('p', 'u')", (table,)).fetchall()
+        indexes = conn.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND indexname"
+            " NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass)",
+            (table, table)).fetchall()
+        for name, _ in constraints:
+            conn.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        for name, _ in indexes:
+            conn.execute(f"DROP INDEX {name}")
+        conn.execute("SET session_replication_role = replica")  # consistent by construction
+        conn.execute(statement)
+        conn.execute("SET maintenance_work_mem = '256MB'")
+        for name, definition in constraints:
+            conn.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition}")
+        for _, definition in indexes:
+            conn.execute(definition)
 
 
 async def _rules_for_everyone(url: str) -> int:
@@ -83,6 +108,8 @@ async def _rules_for_everyone(url: str) -> int:
 def build(url: str) -> None:
     started = time.perf_counter()
     run_sql(url, *DATA_SET)
+    _insert_then_index(url, "course_results", RESULTS_SET)
+    run_sql(url)
     built = time.perf_counter() - started
     started = time.perf_counter()
     created = asyncio.run(_rules_for_everyone(url))
@@ -144,16 +171,19 @@ async def measure(server: Server, url: str) -> bool:
             times.append(await _timed(session, "POST", f"{base}/api/v1/assignments",
                                       json={"pathId": path_id, "riderIds": ids}))
         ok &= report("POST /assignments, 250,000 riderIds", min(times) * 1000, 3000, "ms")
-        ok &= report("server peak RSS", server.peak_rss_mb(), 300, "MB")
-        first = min([await _timed(session, "GET", f"{base}/api/v1/completions?limit=5000")
-                     for _ in range(5)])
-        ok &= report("GET /completions, first page of 5,000", first * 1000, 100, "ms")
+        # First and last pages alternate, so that both see the same load on the machine.
         last_cursor = _last_page_cursor(url, 5000)
-        last = min([await _timed(session, "GET", f"{base}/api/v1/completions",
-                                 params={"limit": "5000", "cursor": last_cursor})
-                    for _ in range(5)])
+        firsts, lasts = [], []
+        for _ in range(10):
+            firsts.append(await _timed(session, "GET", f"{base}/api/v1/completions",
+                                       params={"limit": "5000"}))
+            lasts.append(await _timed(session, "GET", f"{base}/api/v1/completions",
+                                      params={"limit": "5000", "cursor": last_cursor}))
+        first, last = min(firsts), min(lasts)
+        ok &= report("GET /completions, first page of 5,000", first * 1000, 100, "ms")
         ok &= report("GET /completions, last page of 5,000", last * 1000, 100, "ms")
         ok &= report("GET /completions, last page / first page", last / first, 1.2, "x")
+        ok &= report("server peak RSS (whole run)", server.peak_rss_mb(), 300, "MB")
     return ok
 
 

@@ -1,9 +1,9 @@
 """The completions feed's paging rules: `limit`, `since` and the opaque `cursor`.
 
 A cursor is the key of the last record of a page, (completedAt, riderId, courseId) as the
-page printed them, as base64url JSON followed by `.` and a truncated HMAC-SHA256 of it. The HMAC key
-is derived from INTEGRATION_API_KEY, which is set whenever the API answers at all; rotating
-the key therefore invalidates outstanding cursors (a client starts again with `since`).
+page printed them, as base64url JSON followed by `.` and a truncated HMAC-SHA256 of it. The
+HMAC key is derived from INTEGRATION_API_KEY, which is set whenever the API answers at all;
+rotating the key therefore invalidates outstanding cursors (a client starts with `since`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import hashlib
 import hmac
 import re
 import uuid
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import orjson
 
@@ -41,9 +43,11 @@ class BadSince(Exception):
 
 def parse_limit(raw: str | None) -> int:
     """1 to 5,000; anything that is not a positive integer means 1,000; more is capped."""
-    if raw is None or not _DIGITS.fullmatch(raw) or int(raw) == 0:
+    digits = raw.lstrip("0") if raw is not None and _DIGITS.fullmatch(raw) else ""
+    if not digits:
         return DEFAULT_LIMIT
-    return min(int(raw), MAX_LIMIT)
+    # Python refuses to convert thousands of digits; five or more are over the cap anyway.
+    return MAX_LIMIT if len(digits) > 4 else min(int(digits), MAX_LIMIT)
 
 
 def parse_since(raw: str) -> datetime:
@@ -121,3 +125,40 @@ def decode(cursor: str, api_key: str) -> Key:
         return datetime.fromisoformat(completed_at), rider_id, uuid.UUID(course_id)
     except (ValueError, TypeError, OverflowError):
         raise BadCursor from None
+
+
+def start_key(given_cursor: str | None, since: str | None, api_key: str) -> Key:
+    """The key a page starts after: the cursor's when one is given (an empty one counts as
+    absent, and `since` is then ignored), else `since`'s, else the beginning."""
+    if given_cursor:
+        return decode(given_cursor, api_key)
+    return key_after(parse_since(since) if since else None)
+
+
+def page(rows: Sequence[Mapping[str, Any]], limit: int, api_key: str) -> dict[str, Any]:
+    """The response body: the records, and `next`/`nextCursor` only when the page is full."""
+    data = [
+        {
+            "riderId": row["rider_id"],
+            "market": row["market"],
+            "courseId": str(row["course_id"]),
+            "course": row["title"],
+            "language": row["language"],
+            "startedAt": row["started_at"],
+            "completedAt": row["completed_at"],
+            "score": row["score"],
+            "attempts": row["attempts"],
+            "timeSpentSeconds": row["time_spent_seconds"],
+            "proofCode": row["proof_code"],
+        }
+        for row in rows
+    ]
+    last = data[-1] if data and len(data) == limit else None
+    return {
+        "data": data,
+        "next": last["completedAt"] if last else None,
+        "nextCursor": (
+            encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
+            if last else None
+        ),
+    }

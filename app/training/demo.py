@@ -40,8 +40,10 @@ def _stamp(moment: datetime) -> str:
 
 
 def demo_document(rng: random.Random, riders: int) -> dict[str, Any]:
-    courses = [{"id": _uuid(rng), "title": title, "has_quiz": quiz, "pass_mark": 70 if quiz else None}
-               for title, quiz in COURSES]
+    courses = [
+        {"id": _uuid(rng), "title": title, "has_quiz": quiz, "pass_mark": 70 if quiz else None}
+        for title, quiz in COURSES
+    ]
     ids = [c["id"] for c in courses]
     paths = [
         {"id": _uuid(rng), "name": "Welcome to the fleet", "active": True, "days_to_complete": 14,

@@ -16,7 +16,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from app.core import sql
 from app.core.loader import RecordError, Section, schema_validator
 from app.training import store
-from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES, RowError, parse_rider
+from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES, parse_riders
 from app.training.schemas import FLAG_TYPES, StrictBoolean
 
 SQL = sql.load(
@@ -34,15 +34,11 @@ PROOF_CODE_ATTEMPTS = 5
 
 
 def validate_riders(records: list[Any]) -> list[Any]:
-    riders = {}
-    for index, record in enumerate(records):
-        try:
-            rider = parse_rider(record)
-        except RowError as exc:
-            raise RecordError(index, exc.field, exc.message) from None
-        riders.pop(rider.rider_id, None)  # the later record takes the earlier one's place
-        riders[rider.rider_id] = rider
-    return list(riders.values())
+    riders, errors = parse_riders(records)
+    if errors:
+        index, error = errors[0]
+        raise RecordError(index, error.field, error.message)
+    return riders
 
 
 async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:

@@ -189,16 +189,16 @@ def hash_pin(pin: str) -> str:
     return f"sha256${salt.hex()}${hashlib.sha256(salt + pin.encode()).hexdigest()}"
 
 
-
-def parse_riders(rows: list[Any]) -> tuple[list[Rider], list[dict[str, Any]]]:
-    """The valid riders, one per riderId (the last valid row wins), and the row errors."""
+def parse_riders(rows: list[Any]) -> tuple[list[Rider], list[tuple[int, RowError]]]:
+    """The valid riders, one per riderId (the last valid row wins), and (index, error) of
+    every rejected row."""
     riders: dict[str, Rider] = {}
     errors = []
     for index, row in enumerate(rows):
         try:
             rider = parse_rider(row)
         except RowError as exc:
-            errors.append({"index": index, "error": exc.message})
+            errors.append((index, exc))
             continue
         riders.pop(rider.rider_id, None)  # the later row takes the earlier one's place
         riders[rider.rider_id] = rider

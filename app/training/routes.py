@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+
 from aiohttp import web
 from marshmallow import ValidationError
 
 from app.core.auth import bearer_key
 from app.core.errors import ApiError
-from app.core.http import BULK_BODY_LIMIT, InvalidJson, json_response, read_json
+from app.core.http import (
+    BULK_BODY_LIMIT,
+    SMALL_BODY_LIMIT,
+    InvalidJson,
+    json_response,
+    read_json,
+)
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema, operation
 from app.training import cursor, docs, store
@@ -28,6 +36,7 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
+training_operation = functools.partial(operation, tag="Training", security="integration")
 
 MAX_RIDERS = 5000
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
@@ -62,15 +71,14 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
 
 
 @routes.post("/api/v1/riders")
-@operation(
+@training_operation(
     summary="Create or update riders, then run the automatic rules",
-    tag="Training",
-    security="integration",
     request=RidersRequestSchema,
     responses={
         200: ("At least one rider saved; rejected rows are in `errors`", RidersResultSchema),
-        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`), or the body is not "
-              f"`{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders", RidersRejectedSchema),
+        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
+              f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
+              "`error` and `code`)", RidersRejectedSchema),
         413: ("Body larger than 32 MiB", ErrorSchema),
         **WRITE_ERRORS,
     },
@@ -83,25 +91,19 @@ async def upsert_riders(request: web.Request) -> web.Response:
     rows = body.get("riders") if isinstance(body, dict) else None
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
-    riders, errors = parse_riders(rows)
+    riders, rejected = parse_riders(rows)
+    errors = [{"index": index, "error": error.message} for index, error in rejected]
     if not riders:
         raise ApiError(400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0,
                        errors=errors)
     async with request.app[POOL].acquire() as conn:
         saved = await store.save_riders(conn, riders)
-    return json_response({
-        "inserted": saved.inserted,
-        "updated": saved.updated,
-        "enrollmentsCreated": saved.enrollments_created,
-        "errors": errors,
-    })
+    return json_response(saved.body(errors))
 
 
 @routes.post("/api/v1/flags")
-@operation(
+@training_operation(
     summary="Record a performance flag and assign its corrective training",
-    tag="Training",
-    security="integration",
     request=FlagRequestSchema,
     responses={
         200: ("Flag saved", FlagResultSchema),
@@ -115,7 +117,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
 )
 @bearer_key("integration_api_key")
 async def record_flag(request: web.Request) -> web.Response:
-    body = await _json_body(request, FLAG_MESSAGE, limit=64 * 1024)
+    body = await _json_body(request, FLAG_MESSAGE, SMALL_BODY_LIMIT)
     if not isinstance(body, dict):
         raise ApiError(400, FLAG_MESSAGE)
     try:
@@ -139,10 +141,8 @@ async def record_flag(request: web.Request) -> web.Response:
 
 
 @routes.post("/api/v1/assignments")
-@operation(
+@training_operation(
     summary="Assign a learning path to riders chosen by ID and/or filters",
-    tag="Training",
-    security="integration",
     request=AssignmentRequestSchema,
     responses={
         200: ("Assignments created", AssignmentResultSchema),
@@ -179,10 +179,8 @@ async def assign_path(request: web.Request) -> web.Response:
 
 
 @routes.get("/api/v1/completions")
-@operation(
+@training_operation(
     summary="Read passed-course records page by page, oldest first",
-    tag="Training",
-    security="integration",
     query=CompletionsQuerySchema,
     responses={
         200: ("A page of completion records", CompletionsPageSchema),
@@ -197,42 +195,12 @@ async def assign_path(request: web.Request) -> web.Response:
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
     limit = cursor.parse_limit(request.query.get("limit"))
-    if given := request.query.get("cursor"):
-        try:
-            after = cursor.decode(given, api_key)
-        except cursor.BadCursor:
-            raise ApiError(400, cursor.CURSOR_MESSAGE) from None
-    else:
-        since = request.query.get("since")
-        try:
-            after = cursor.key_after(cursor.parse_since(since) if since else None)
-        except cursor.BadSince:
-            raise ApiError(400, cursor.SINCE_MESSAGE) from None
+    try:
+        after = cursor.start_key(request.query.get("cursor"), request.query.get("since"), api_key)
+    except cursor.BadCursor:
+        raise ApiError(400, cursor.CURSOR_MESSAGE) from None
+    except cursor.BadSince:
+        raise ApiError(400, cursor.SINCE_MESSAGE) from None
     async with request.app[POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
-    data = [
-        {
-            "riderId": row["rider_id"],
-            "market": row["market"],
-            "courseId": str(row["course_id"]),
-            "course": row["title"],
-            "language": row["language"],
-            "startedAt": row["started_at"],
-            "completedAt": row["completed_at"],
-            "score": row["score"],
-            "attempts": row["attempts"],
-            "timeSpentSeconds": row["time_spent_seconds"],
-            "proofCode": row["proof_code"],
-        }
-        for row in rows
-    ]
-    full = len(data) == limit
-    last = data[-1] if full else None
-    return json_response({
-        "data": data,
-        "next": last["completedAt"] if last else None,
-        "nextCursor": (
-            cursor.encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
-            if last else None
-        ),
-    })
+    return json_response(cursor.page(rows, limit, api_key))

@@ -33,6 +33,9 @@ class StrictBoolean(fields.Boolean):
 
 
 class RiderSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
     riderId = fields.String(required=True, metadata={
         "description": "1 to 64 characters after trimming; the match key.", "maxLength": 64})
     name = fields.String(required=True, metadata={"maxLength": 200})
@@ -57,6 +60,9 @@ class RiderSchema(Schema):
 
 
 class RidersRequestSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
     riders = fields.List(fields.Nested(RiderSchema), required=True,
                          metadata={"minItems": 1, "maxItems": 5000})
 
@@ -99,6 +105,9 @@ class FlagResultSchema(Schema):
 
 
 class AssignmentRequestSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
     pathId = fields.UUID(required=True)
     riderIds = fields.List(fields.String(), metadata={"maxItems": 250000})
     markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)))

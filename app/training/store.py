@@ -30,6 +30,11 @@ class SavedRiders:
     updated: int
     enrollments_created: int
 
+    def body(self, errors: list[dict]) -> dict:
+        """The 200 answer of POST /api/v1/riders."""
+        return {"inserted": self.inserted, "updated": self.updated,
+                "enrollmentsCreated": self.enrollments_created, "errors": errors}
+
 
 async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
     """Upsert riders (IDs unique), then run the automatic rules for them; one transaction.

@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from tests.training.conftest import add_course, add_path, add_result, add_rider, assignments, utc
+from tests.training.helpers import add_course, add_path, add_result, add_rider, assignments, utc
 
 SHAPE_MESSAGE = (
     "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "
@@ -97,7 +97,7 @@ async def test_unknown_path_is_404(api, db, riders):
     assert (status, body) == (404, {"error": "Learning path not found", "code": "not_found"})
 
 
-@pytest.mark.parametrize("body", [
+BAD_BODIES = [
     {"riderIds": ["R-1"]},
     {"pathId": "not-a-uuid", "riderIds": ["R-1"]},
     {"pathId": 12, "riderIds": ["R-1"]},
@@ -108,13 +108,16 @@ async def test_unknown_path_is_404(api, db, riders):
     {"pathId": "{path}", "statuses": {"active": True}},
     {"pathId": "{path}", "riderIds": [f"R-{i}" for i in range(250_001)]},
     ["{path}"],
-])
-async def test_bad_bodies_are_400(api, db, riders, body):
+]
+
+
+async def test_bad_bodies_are_400(api, db, riders):
     path = str(await add_path(db))
-    if isinstance(body, dict):
-        body = {k: (path if v == "{path}" else v) for k, v in body.items()}
-    status, answer = await api.post("/api/v1/assignments", body)
-    assert (status, answer) == (400, {"error": SHAPE_MESSAGE, "code": "invalid_request"})
+    for body in BAD_BODIES:
+        if isinstance(body, dict):
+            body = {k: (path if v == "{path}" else v) for k, v in body.items()}
+        status, answer = await api.post("/api/v1/assignments", body)
+        assert (status, answer) == (400, {"error": SHAPE_MESSAGE, "code": "invalid_request"})
     assert await assigned(db) == set()
 
 
@@ -125,14 +128,14 @@ async def test_invalid_json_is_400(client):
     assert await response.json() == {"error": SHAPE_MESSAGE, "code": "invalid_request"}
 
 
-@pytest.mark.parametrize("criteria", [
-    {}, {"riderIds": []}, {"markets": [], "vehicleTypes": [], "statuses": []},
-    {"riderIds": None}])
-async def test_neither_rider_ids_nor_filters_is_400(api, db, riders, criteria):
+async def test_neither_rider_ids_nor_filters_is_400(api, db, riders):
     path = await add_path(db)
-    status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
-    assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
-                                    "code": "invalid_request"})
+    for criteria in [{}, {"riderIds": []}, {"markets": [], "vehicleTypes": [], "statuses": []},
+                     {"riderIds": None}]:
+        status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
+        assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
+                                        "code": "invalid_request"})
+    assert await assigned(db) == set()
 
 
 async def test_250000_rider_ids_are_accepted(api, db, riders):

@@ -8,7 +8,7 @@ import pytest
 from app.core.loader import LoadError, load_document
 from app.training.demo import demo_document
 from app.training.loading import SECTIONS, after_load
-from tests.training.conftest import add_rider, assignments
+from tests.training.helpers import add_rider, assignments
 
 COURSE_A, COURSE_B = str(uuid.uuid4()), str(uuid.uuid4())
 PATH = str(uuid.uuid4())
