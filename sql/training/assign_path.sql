@@ -4,9 +4,12 @@
 -- (the conflict target skips it); the path's own rule, filters and Active are ignored. A rider
 -- who already passed every course of the path gets a completed assignment. Inserted in
 -- rider_id order, the lock order of every assignment insert.
--- Returns path_found (0 or 1) and created. Served by riders' primary key (for $2, else a scan
--- of riders), course_results_course (riders who passed the path's courses) and
--- assignments_once (the conflict target).
+-- Returns path_found (0 or 1) and created. Served by riders' primary key (one ordered scan
+-- for the IDs in $2, duplicates counted once; a scan of riders for filters alone), course_results_course (riders who passed the
+-- path's courses) and assignments_once (the conflict target).
+-- The riders come from two branches, each of which is empty unless its case applies, never
+-- from "$2 IS NULL OR rider_id = ANY ($2)": after five calls PostgreSQL may plan a statement
+-- once for all parameters, and that plan compared every rider with every ID given (minutes).
 WITH path AS (
     SELECT path_id, days_to_complete FROM paths WHERE path_id = $1
 ),
@@ -21,6 +24,11 @@ passed AS (
     GROUP BY cr.rider_id
     HAVING count(*) = (SELECT n FROM course_count)
 ),
+chosen AS (
+    SELECT * FROM riders WHERE rider_id = ANY ($2::text[])
+    UNION ALL
+    SELECT * FROM riders WHERE $2::text[] IS NULL
+),
 created AS (
     INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
     SELECT r.rider_id, path.path_id, 'api',
@@ -28,10 +36,9 @@ created AS (
            CASE WHEN passed.rider_id IS NOT NULL OR (SELECT n FROM course_count) = 0
                 THEN now() END
     FROM path
-    CROSS JOIN riders r
+    CROSS JOIN chosen r
     LEFT JOIN passed ON passed.rider_id = r.rider_id
     WHERE r.status <> 'inactive'
-      AND ($2::text[] IS NULL OR r.rider_id = ANY ($2::text[]))
       AND ($3::text[] IS NULL OR r.market = ANY ($3::text[]))
       AND ($4::text[] IS NULL OR r.vehicle_type = ANY ($4::text[]))
       AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
