@@ -35,8 +35,15 @@ routes = web.RouteTableDef()
 
 NEW_LINK_HINT = "Each training reminder brings a new link; you can also ask your training team."
 # The database being unreachable or refusing connections must not turn into a JSON 500 on a
-# rider's phone: the page says to try again, the log has the traceback.
-DATABASE_DOWN = (OSError, TimeoutError, asyncpg.InterfaceError, asyncpg.PostgresError)
+# rider's phone: the page says to try again, the log has the traceback. (A connection the
+# server dropped can also surface as asyncpg's InternalClientError.)
+DATABASE_DOWN = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresError,
+)
 
 
 def _page(status: int, title: str, *paragraphs: str, items: list[str] | None = None):
