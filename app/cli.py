@@ -48,7 +48,7 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set")
     app = create_app(settings, url)
-    scheduler.setup(app)
+    scheduler.setup(app, url)
     loop = uvloop.new_event_loop()
     # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
     web.run_app(
@@ -125,7 +125,9 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
 
     pool = await database.create_pool(url, min_size=1, max_size=4)
     try:
-        await run_locked(JOBS[name], JobContext(settings=settings, pool=pool))
+        await run_locked(
+            JOBS[name], JobContext(settings=settings, pool=pool, database_url=url)
+        )
     except (JobLocked, JobFailed) as exc:
         raise CommandError(str(exc)) from None
     finally:

@@ -18,6 +18,8 @@ class JobFailed(Exception):
 class JobContext:
     settings: Settings
     pool: asyncpg.Pool
+    # The database the pool serves, for jobs that run PostgreSQL's client programs.
+    database_url: str
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from aiohttp import web
 
 from app.core import sql
 from app.core.keys import POOL, SETTINGS
-from jobs.registry import JOBS, Job, JobContext
+from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
 
@@ -39,21 +39,26 @@ async def run_locked(job: Job, context: JobContext, slot: datetime | None = None
             await conn.fetchval(SQL.unlock, job.lock_id)
 
 
-async def scheduled_run(job: Job, app: web.Application) -> None:
-    context = JobContext(settings=app[SETTINGS], pool=app[POOL])
+async def scheduled_run(job: Job, app: web.Application, database_url: str) -> None:
+    context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=database_url)
     slot = datetime.now(UTC).replace(second=0, microsecond=0)
     try:
         await run_locked(job, context, slot)
     except JobLocked as exc:
         log.info("job skipped", job=job.name, reason=str(exc))
+    except JobFailed as exc:
+        # The operator's line says it all; a traceback would only bury it.
+        log.error("job failed", job=job.name, error=str(exc))
     except Exception:
         log.exception("job failed", job=job.name)
 
 
-def setup(app: web.Application) -> None:
+def setup(app: web.Application, database_url: str) -> None:
     async def crons(app: web.Application):
         started = [
-            aiocron.crontab(job.schedule, func=scheduled_run, args=(job, app), start=True)
+            aiocron.crontab(
+                job.schedule, func=scheduled_run, args=(job, app, database_url), start=True
+            )
             for job in JOBS.values()
         ]
         yield

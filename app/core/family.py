@@ -16,7 +16,8 @@ from app.core.loader import Section
 @dataclass(frozen=True)
 class Family:
     name: str
-    routes: web.RouteTableDef
+    # A RouteTableDef, or several joined: `[*routes, *rider_pages.routes]`.
+    routes: Sequence[web.AbstractRouteDef]
     # Load-data sections, in the order they must be written.
     sections: Sequence[Section] = ()
     # Run once after a file's sections are written, inside its transaction.

@@ -30,6 +30,14 @@ CONFLICT = ApiError(
 )
 
 
+def _logged_path(request: web.Request) -> str:
+    """The path, or its route template when the path carries a credential (`{token}`)."""
+    resource = request.match_info.route.resource
+    if resource is not None and "{token}" in resource.canonical:
+        return resource.canonical
+    return request.path
+
+
 def _request_id(request: web.Request) -> str:
     given = request.headers.get(REQUEST_ID_HEADER, "")
     return given if _SAFE_REQUEST_ID.match(given) else uuid.uuid4().hex
@@ -54,7 +62,7 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
     except asyncio.CancelledError:
         raise
     except Exception:
-        log.exception("unhandled error", method=request.method, path=request.path)
+        log.exception("unhandled error", method=request.method, path=_logged_path(request))
         return error_response(request.path, ApiError(500, "Internal server error"))
 
 
@@ -77,7 +85,7 @@ async def request_context(request: web.Request, handler) -> web.StreamResponse:
             log.info(
                 "request",
                 method=request.method,
-                path=request.path,
+                path=_logged_path(request),
                 status=status,
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
             )

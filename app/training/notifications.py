@@ -2,23 +2,36 @@
 
 `notify_flag` is the one seam between the flags endpoint and messaging: it is called after
 the flag's paths were assigned, outside the flag's transaction, and answers the
-`notification` value of the response.
+`notification` value of the response. The message is recorded whatever happens to it, and a
+failed send is an answer (`failed`), never an error of the API call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Literal
 from uuid import UUID
 
 import asyncpg
 import structlog
 
+from app.core import sql
 from app.core.config import Settings
+from app.training.links import one_tap_link
+from app.training.messaging import Messenger
+from app.training.outbox import Draft, record
+from app.training.texts import due_text, flag_text
 
-log = structlog.get_logger("app.training")
+log = structlog.get_logger("training.notifications")
+
+SQL = sql.load("messaging", "flag_notification")
 
 Notification = Literal["sent", "failed", "logged"]
+
+# The API client waits for this send: a shorter budget than a reminders run (at most
+# 2 attempts of 5 s with 1 s between them), so a provider outage delays a flag by ~11 s.
+IN_REQUEST = {"timeout": 5.0, "attempts": 2, "backoff": (1.0,)}
 
 
 async def notify_flag(
@@ -29,12 +42,20 @@ async def notify_flag(
     *,
     notify: bool,
 ) -> Notification | None:
-    """Tell the rider about the paths a flag assigned.
+    """Send the rider a one-tap link to the paths a flag assigned; None when nothing to tell.
 
-    None when `notify` is false or nothing was assigned. Until messaging is built, the
-    training team finds the rider and paths in the log: `logged`.
+    `sent` when the provider accepted the message, `failed` when it returned an error (or
+    could not be reached), `logged` when messaging is not connected or the rider has no phone.
     """
     if not notify or not path_ids:
         return None
-    log.info("flag training link logged", rider_id=rider_id, path_ids=[str(p) for p in path_ids])
-    return "logged"
+    now = datetime.now(UTC)
+    rows = await pool.fetch(SQL.flag_notification, rider_id, list(path_ids))
+    lines = [due_text(r["path"], r["deadline"], now, r["completed"]) for r in rows]
+    link = one_tap_link(settings, rider_id, now)
+    draft = Draft(rider_id, rows[0]["phone"], flag_text(rows[0]["name"], lines, link), link)
+    async with Messenger(settings, **IN_REQUEST) as messenger:
+        delivery = await messenger.send_text(draft.phone, draft.body)
+    await record(pool, "flag", [draft], [delivery])
+    log.info("flag notification", rider_id=rider_id, status=delivery.status, error=delivery.error)
+    return delivery.status

@@ -1,0 +1,164 @@
+"""The backup job: a complete archive that restores, retention after success only."""
+
+import asyncio
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import psycopg
+import pytest
+import structlog
+
+from app.core.database import pg_bin_dir
+from jobs import JOBS, JobFailed
+from jobs.backup import archive_name
+from tests.conftest import with_database
+
+backup = JOBS["backup"].run
+
+
+def _archives(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _row_counts(url):
+    with psycopg.connect(url) as conn:
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+            )
+        ]
+        return {
+            table: conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+            for table in tables
+        }
+
+
+@pytest.fixture
+def restored_url(pg_server_url):
+    name = "restored_backup"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield with_database(pg_server_url, name)
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+async def test_backup_restores_into_a_fresh_database(job_context, db, database_url, restored_url):
+    await db.execute(
+        "INSERT INTO job_runs (job, slot) SELECT 'demo', now() - g * interval '1 day'"
+        " FROM generate_series(1, 25) g"
+    )
+    context = job_context()
+    with structlog.testing.capture_logs() as logs:
+        await backup(context)
+    (name,) = _archives(context.settings.backup_dir)
+    assert name.startswith("rider-ops-") and name.endswith(".dump")
+    (line,) = [e for e in logs if e["event"] == "backup written"]
+    assert line["archive"] == str(context.settings.backup_dir / name)
+
+    # The restore documented in the README.
+    subprocess.run(
+        [
+            str(pg_bin_dir() / "pg_restore"),
+            "--no-owner",
+            "--no-privileges",
+            f"--dbname={restored_url}",
+            str(context.settings.backup_dir / name),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    counts = _row_counts(restored_url)
+    assert counts == _row_counts(database_url)
+    assert counts["job_runs"] == 25
+
+
+async def test_archives_older_than_14_days_are_deleted_after_a_backup(job_context):
+    context = job_context()
+    folder = context.settings.backup_dir
+    folder.mkdir()
+    now = datetime.now(UTC)
+    kept = [archive_name(now - timedelta(days=d)) for d in (1, 13)]
+    expired = [archive_name(now - timedelta(days=d)) for d in (15, 40)]
+    unrelated = ["notes.txt", "rider-ops-old-copy.dump"]
+    for name in kept + expired + unrelated:
+        (folder / name).write_bytes(b"x")
+
+    await backup(context)
+
+    remaining = _archives(folder)
+    assert not set(expired) & set(remaining)
+    assert set(kept) | set(unrelated) <= set(remaining)
+    assert len(remaining) == len(kept) + len(unrelated) + 1
+
+
+async def test_missing_pg_dump_fails_and_keeps_old_archives(job_context, monkeypatch):
+    # An external database with no pg_dump on PATH.
+    monkeypatch.setenv("PATH", "/nonexistent")
+    context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
+    folder = context.settings.backup_dir
+    folder.mkdir()
+    old = archive_name(datetime.now(UTC) - timedelta(days=30))
+    (folder / old).write_bytes(b"x")
+
+    with pytest.raises(JobFailed, match="pg_dump not found on PATH"):
+        await backup(context)
+
+    assert _archives(folder) == [old]
+
+
+async def test_pg_dump_failure_names_the_reason(job_context, monkeypatch):
+    # The PATH's pg_dump is used for an external database; this one cannot reach it.
+    monkeypatch.setenv("PATH", str(pg_bin_dir()))
+    context = job_context(DATABASE_URL="postgresql://rider:s3cret@127.0.0.1:9/ops")
+    folder = context.settings.backup_dir
+    folder.mkdir()
+    old = archive_name(datetime.now(UTC) - timedelta(days=30))
+    (folder / old).write_bytes(b"x")
+
+    with pytest.raises(JobFailed) as failure:
+        await backup(context)
+
+    message = str(failure.value)
+    assert message.startswith("backup failed: pg_dump exited with 1:")
+    assert "127.0.0.1" in message and "s3cret" not in message
+    assert _archives(folder) == [old]
+
+
+async def test_pg_dump_dying_midway_leaves_no_partial_file(job_context, monkeypatch, tmp_path):
+    # A pg_dump that writes part of the archive, then fails.
+    program = tmp_path / "bin" / "pg_dump"
+    program.parent.mkdir()
+    program.write_text(
+        '#!/bin/sh\nfor a; do case "$a" in --file=*) echo part > "${a#--file=}";; esac; done\n'
+        'echo "pg_dump: error: could not write to output file: No space left on device" >&2\n'
+        "exit 1\n"
+    )
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(program.parent))
+    context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
+
+    with pytest.raises(JobFailed, match="No space left on device"):
+        await backup(context)
+
+    # The listing includes dot files: the partial archive is gone too.
+    assert _archives(context.settings.backup_dir) == []
+
+
+async def test_a_cancelled_backup_stops_pg_dump(job_context, monkeypatch, tmp_path):
+    # A pg_dump that writes its pid, then takes forever.
+    program = tmp_path / "bin" / "pg_dump"
+    program.parent.mkdir()
+    program.write_text(f'#!/bin/sh\necho $$ > {tmp_path}/pid\nexec /bin/sleep 60\n')
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(program.parent))
+    run = asyncio.create_task(backup(job_context(DATABASE_URL="postgresql://rider@h/ops")))
+    while not (tmp_path / "pid").exists():
+        await asyncio.sleep(0.02)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    pid = int((tmp_path / "pid").read_text())
+    assert not Path(f"/proc/{pid}").exists()

@@ -1,0 +1,141 @@
+"""Exactly-once runs across web processes, and `run-job` as an operator runs it."""
+
+import asyncio
+from datetime import UTC, datetime
+
+import orjson
+import pytest
+import structlog
+from aiohttp import web
+
+from app.core import database
+from app.core.database import pg_bin_dir
+from app.core.keys import POOL, SETTINGS
+from app.web import create_app
+from jobs import JOBS, Job, JobFailed, scheduler
+from jobs.scheduler import JobLocked, run_locked, scheduled_run
+from tests.conftest import make_settings
+from tests.core.test_cli import _assert_one_clear_line, run
+
+
+def _counting_job(runs: list, seconds: float = 0.0, schedule: str = "0 0 1 1 *") -> Job:
+    async def work(context):
+        runs.append(context)
+        await asyncio.sleep(seconds)
+
+    return Job(name="counting", schedule=schedule, run=work, lock_id=7_299_999)
+
+
+async def _process(database_url) -> web.Application:
+    """What a web process holds for its jobs: its own settings and its own pool."""
+    app = web.Application()
+    app[SETTINGS] = make_settings()
+    app[POOL] = await database.create_pool(database_url, min_size=1, max_size=2)
+    return app
+
+
+async def test_two_processes_firing_together_run_the_job_once(database_url, db):
+    runs = []
+    job = _counting_job(runs, seconds=0.3)
+    first, second = await _process(database_url), await _process(database_url)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            await asyncio.gather(
+                scheduled_run(job, first, database_url), scheduled_run(job, second, database_url)
+            )
+    finally:
+        await first[POOL].close()
+        await second[POOL].close()
+    assert len(runs) == 1
+    (skipped,) = [e for e in logs if e["event"] == "job skipped"]
+    assert skipped["job"] == "counting"
+    assert "already running in another process" in skipped["reason"]
+    assert await db.fetchval("SELECT count(*) FROM job_runs WHERE job = 'counting'") == 1
+
+
+async def test_a_process_firing_late_skips_the_slot_already_run(job_context):
+    runs = []
+    job = _counting_job(runs)
+    slot = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+    await run_locked(job, job_context(), slot)
+    with pytest.raises(JobLocked, match="already ran for 2026-11-22T09:00:00"):
+        await run_locked(job, job_context(), slot)
+    # The next day's slot is a new run.
+    await run_locked(job, job_context(), slot.replace(day=23))
+    assert len(runs) == 2
+
+
+async def test_failed_job_logs_one_error_line_and_releases_the_lock(job_context, database_url):
+    async def broken(context):
+        raise JobFailed("backup failed: disk full")
+
+    job = Job(name="broken", schedule="0 0 1 1 *", run=broken, lock_id=7_299_998)
+    app = await _process(database_url)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            await scheduled_run(job, app, database_url)
+    finally:
+        await app[POOL].close()
+    (line,) = [e for e in logs if e["event"] == "job failed"]
+    assert line == {
+        "event": "job failed",
+        "job": "broken",
+        "error": "backup failed: disk full",
+        "log_level": "error",
+    }
+    runs = []
+    await run_locked(_counting_job(runs), job_context())
+    assert len(runs) == 1
+
+
+async def test_live_schedulers_in_two_processes_share_each_slot(
+    aiohttp_client, database_url, db, monkeypatch
+):
+    runs = []
+    # Every second (aiocron's sixth field); a slot is a minute, so at most one run a minute.
+    every_second = _counting_job(runs, schedule="* * * * * *")
+    monkeypatch.setattr(scheduler, "JOBS", {"counting": every_second})
+    for _ in range(2):
+        app = create_app(make_settings(), database_url)
+        scheduler.setup(app, database_url)
+        await aiohttp_client(app)
+    with structlog.testing.capture_logs() as logs:
+        await asyncio.sleep(2.2)
+    slots = await db.fetchval("SELECT count(*) FROM job_runs WHERE job = 'counting'")
+    assert 1 <= len(runs) == slots
+    assert any(e["event"] == "job skipped" for e in logs)
+
+
+def _cli_env(database_url, tmp_path, **extra):
+    return {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "b"), **extra}
+
+
+def test_run_job_backup_exits_zero(database_url, tmp_path):
+    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+    result = run("run-job", "backup", env=env)
+    assert result.returncode == 0, result.stderr
+    assert len(list((tmp_path / "b").glob("rider-ops-*.dump"))) == 1
+
+
+def test_run_job_failure_is_one_clear_line(database_url, tmp_path):
+    result = run("run-job", "backup", env=_cli_env(database_url, tmp_path, PATH="/nonexistent"))
+    _assert_one_clear_line(result, "error: backup failed: pg_dump not found on PATH")
+
+
+async def test_run_job_while_another_process_runs_it(database_url, db, tmp_path):
+    await db.fetchval("SELECT pg_advisory_lock($1)", JOBS["backup"].lock_id)
+    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+    result = await asyncio.to_thread(run, "run-job", "backup", env=env)
+    _assert_one_clear_line(result, "job backup is already running in another process")
+    assert not (tmp_path / "b").exists()
+
+
+def test_run_job_reminders_logs_its_line_and_exits_zero(database_url):
+    result = run("run-job", "reminders", env={"DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stderr
+    (line,) = [
+        event
+        for event in map(orjson.loads, result.stdout.splitlines())
+        if event["event"] == "reminders sent"
+    ]
+    assert (line["riders_reminded"], line["delivered_by_messaging"]) == (0, 0)

@@ -1,0 +1,121 @@
+"""The messaging client against a fake provider on localhost."""
+
+import time
+
+from app.training.messaging import Delivery, Messenger
+from app.training.outbox import Draft, deliver
+from tests.conftest import make_settings
+from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN
+
+FAST = {"timeout": 0.2, "backoff": (0.01, 0.01)}
+
+
+async def _send(provider, phone="+971501234567", body="Hello", **env):
+    settings = make_settings(**{**provider.env, **env})
+    async with Messenger(settings, **FAST) as messenger:
+        return await messenger.send_text(phone, body)
+
+
+async def test_sent_in_the_cloud_api_shape(fake_provider):
+    delivery = await _send(fake_provider, body="Your training: https://x/t/abc")
+    assert delivery == Delivery("sent", provider_message_id="wamid.fake1")
+    (request,) = fake_provider.requests
+    assert request["path"] == f"/v21.0/{PHONE_NUMBER_ID}/messages"
+    assert request["authorization"] == f"Bearer {TOKEN}"
+    assert request["json"] == {
+        "messaging_product": "whatsapp",
+        "to": "971501234567",
+        "type": "text",
+        "text": {"body": "Your training: https://x/t/abc", "preview_url": True},
+    }
+
+
+async def test_provider_4xx_fails_at_once_with_its_message(fake_provider):
+    refusal = {
+        "message": "(#131030) Recipient phone number not in allowed list",
+        "type": "OAuthException",
+        "code": 131030,
+    }
+    fake_provider.answers = [(400, {"error": refusal})]
+    delivery = await _send(fake_provider)
+    assert delivery == Delivery(
+        "failed",
+        error="provider answered 400: (#131030) Recipient phone number not in allowed list",
+    )
+    assert len(fake_provider.requests) == 1
+
+
+async def test_provider_5xx_is_retried_then_fails(fake_provider):
+    fake_provider.answers = [(503, {"error": {"message": "Service unavailable"}})] * 3
+    delivery = await _send(fake_provider)
+    assert delivery == Delivery(
+        "failed", error="provider answered 503: Service unavailable (3 attempts)"
+    )
+    assert len(fake_provider.requests) == 3
+
+
+async def test_provider_5xx_then_success_is_sent(fake_provider):
+    fake_provider.answers = [(500, {"error": {"message": "oops"}})]
+    delivery = await _send(fake_provider)
+    assert delivery.status == "sent"
+    assert len(fake_provider.requests) == 2
+
+
+async def test_provider_timeout_fails_after_bounded_retries(fake_provider):
+    fake_provider.answers = [HANG] * 3
+    started = time.monotonic()
+    delivery = await _send(fake_provider)
+    assert time.monotonic() - started < 2
+    assert delivery == Delivery(
+        "failed", error="no answer from the provider within 0.2 s (3 attempts)"
+    )
+    assert len(fake_provider.requests) == 3
+
+
+async def test_unreachable_provider_fails(fake_provider):
+    delivery = await _send(fake_provider, MESSAGING_API_URL="http://127.0.0.1:9/v21.0")
+    assert delivery.status == "failed"
+    assert delivery.error.startswith("cannot reach the provider:")
+
+
+async def test_not_connected_is_logged_without_a_request(fake_provider):
+    delivery = await _send(fake_provider, MESSAGING_TOKEN=None)
+    assert delivery == Delivery("logged")
+    assert fake_provider.requests == []
+
+
+async def test_no_phone_is_logged_without_a_request(fake_provider):
+    assert await _send(fake_provider, phone=None) == Delivery("logged")
+    assert fake_provider.requests == []
+
+
+async def test_provider_down_for_many_sends_in_a_row_stops_trying(fake_provider):
+    # A refusal (4xx) shows the provider is up: only the last two 503s are in a row.
+    fake_provider.answers = [(503, {}), (400, {}), (503, {}), (503, {})]
+    settings = make_settings(**fake_provider.env)
+    async with Messenger(settings, **FAST, attempts=1, outage_after=2) as messenger:
+        deliveries = [await messenger.send_text("+971501234567", "Hi") for _ in range(5)]
+    assert [d.status for d in deliveries] == ["failed"] * 5
+    assert deliveries[4].error == "not tried: the provider was down for the last 2 sends"
+    assert len(fake_provider.requests) == 4
+
+
+async def test_a_success_resets_the_outage_count(fake_provider):
+    fake_provider.answers = [(503, {}), (200, {"messages": [{"id": "wamid.x"}]}), (503, {})]
+    settings = make_settings(**fake_provider.env)
+    async with Messenger(settings, **FAST, attempts=1, outage_after=2) as messenger:
+        deliveries = [await messenger.send_text("+971501234567", "Hi") for _ in range(4)]
+    assert [d.status for d in deliveries] == ["failed", "sent", "failed", "sent"]
+    assert len(fake_provider.requests) == 4
+
+
+async def test_requests_are_paced_to_the_rate(fake_provider):
+    settings = make_settings(**fake_provider.env)
+    started = time.monotonic()
+    async with Messenger(settings, **FAST, per_second=20) as messenger:
+        drafts = [Draft(f"R-{n}", "+971501234567", "Hi", None) for n in range(5)]
+        deliveries = await deliver(messenger, drafts, concurrency=5)
+    # Five starts 1/20 s apart: the last one 0.2 s after the first, though 5 may fly at once.
+    assert time.monotonic() - started >= 0.2
+    assert [d.status for d in deliveries] == ["sent"] * 5
+    assert len(fake_provider.requests) == 5
