@@ -22,14 +22,21 @@ PRODUCTS = (  # name, category, branded
     ("Reflective vest", "Safety", True),
     ("Winter hat", "Clothing", True),
 )
+# The eight markets: (country, city, currency, phone prefix).
 CITIES = (
-    ("PL", "Warszawa", "PLN"),
-    ("HU", "Budapest", "HUF"),
-    ("CZ", "Praha", "CZK"),
-    ("DE", "Berlin", "EUR"),
-    ("RO", "Bucuresti", "RON"),
-)  # RON has no rate on purpose
-RATES = {"PLN": "0.2315", "HUF": "0.002530", "CZK": "0.03990"}
+    ("AE", "Dubai", "AED", "+971"),
+    ("KW", "Kuwait City", "KWD", "+965"),
+    ("QA", "Doha", "QAR", "+974"),
+    ("BH", "Manama", "BHD", "+973"),
+    ("OM", "Muscat", "OMR", "+968"),
+    ("JO", "Amman", "JOD", "+962"),
+    ("EG", "Cairo", "EGP", "+20"),
+    ("IQ", "Baghdad", "IQD", "+964"),
+)  # IQD has no rate on purpose: its orders show paid_in_eur ""
+RATES = {
+    "AED": "0.2510", "KWD": "3.0100", "QAR": "0.2530", "BHD": "2.4500",
+    "OMR": "2.3950", "JOD": "1.3000", "EGP": "0.0190",
+}
 TIERS = (("gold", "Gold", "10"), ("silver", "Silver", "5"), ("bronze", "Bronze", "2.5"))
 STATUS_PATHS = (
     ("PROCESSING",),
@@ -151,7 +158,7 @@ def _order(rng: random.Random, order_id: int, users: list[dict[str, Any]]) -> di
     number = order_id - 100_001
     created = START + timedelta(hours=7 * number, minutes=rng.randint(0, 59))
     user = rng.choice(users) if number % 25 else None
-    country, city, currency = CITIES[number % len(CITIES)]
+    country, city, currency, phone_prefix = CITIES[number % len(CITIES)]
     path = STATUS_PATHS[number % len(STATUS_PATHS)]
     history = [
         {"status": status, "timestamp": _at(created + timedelta(days=step, hours=3))}
@@ -167,7 +174,7 @@ def _order(rng: random.Random, order_id: int, users: list[dict[str, Any]]) -> di
         "house_number": str(rng.randint(1, 120)),
         "floor": "",
         "door": "",
-        "phone": f"+48{rng.randint(100000000, 999999999)}",
+        "phone": f"{phone_prefix}{rng.randint(10000000, 99999999)}",
     }
     items = [
         {
