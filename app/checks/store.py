@@ -13,7 +13,6 @@ from app.core import sql
 
 SQL = sql.load(
     "checks",
-    "force_custom_plans",
     "select_checks",
     "select_questions",
     "select_question_snapshots",
@@ -42,7 +41,6 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
     server-side cursor. Leaving the context ends the transaction, which closes the cursor:
     the query stops even when the batches were not read to the end."""
     async with pool.acquire() as conn, conn.transaction(readonly=True):
-        await conn.execute(SQL.force_custom_plans)
         cursor = await conn.cursor(SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS))
 
         async def batches():

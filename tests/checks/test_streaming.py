@@ -62,7 +62,7 @@ async def test_a_filtered_stream_is_valid_json_across_chunks(client, db):
 async def _checks_backends(db):
     return await db.fetchval(
         "SELECT count(*) FROM pg_stat_activity"
-        " WHERE application_name = 'rider-ops' AND state <> 'idle'"
+        " WHERE application_name = 'rider-ops' AND state <> 'idle' AND pid <> pg_backend_pid()"
     )
 
 
@@ -129,7 +129,7 @@ async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recove
     await response.content.read(CHUNK_CHARS)
     terminated = await db.fetchval(
         "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
-        " WHERE application_name = 'rider-ops' AND state <> 'idle'"
+        " WHERE application_name = 'rider-ops' AND state <> 'idle' AND pid <> pg_backend_pid()"
     )
     assert terminated == 1
     with pytest.raises(ClientPayloadError):
