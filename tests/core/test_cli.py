@@ -7,6 +7,7 @@ import time
 from urllib.parse import urlsplit
 
 import orjson
+import psycopg
 
 PASSWORD = "s3cret-pass"
 UNREACHABLE = f"postgresql://rider:{PASSWORD}@127.0.0.1:9/ops"
@@ -88,3 +89,23 @@ def test_run_job_unknown_name_is_refused():
     result = run("run-job", "laundry")
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+def test_load_data_invalid_record_writes_nothing(database_url, tmp_path):
+    path = tmp_path / "training.json"
+    course = {"id": "6f1c1a52-5f4b-4b8e-9a51-0c1b6f0a0001", "title": "Road safety", "has_quiz": False}
+    rider = {"riderId": "R-1", "name": "Amal", "market": "Atlantis"}
+    path.write_bytes(orjson.dumps({"courses": [course], "riders": [rider]}))
+    result = run("load-data", str(path), env={"DATABASE_URL": database_url})
+    _assert_one_clear_line(result, "training.json", "riders[0].market", "market must be one of")
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT count(*) FROM courses").fetchone() == (0,)
+
+
+def test_load_data_prints_counts(database_url, tmp_path):
+    path = tmp_path / "training.json"
+    course = {"id": "6f1c1a52-5f4b-4b8e-9a51-0c1b6f0a0001", "title": "Road safety", "has_quiz": False}
+    path.write_bytes(orjson.dumps({"courses": [course]}))
+    result = run("load-data", str(path), env={"DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stderr
+    assert f"{path}: loaded courses 1" in result.stdout
