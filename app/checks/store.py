@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import orjson
 
-from app.core import sql
+from app.core import database, sql
 
 SQL = sql.load(
     "checks",
@@ -40,7 +40,7 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
     """Batches of rendered checks (1-column rows of JSON text) in ID order, read through a
     server-side cursor. Leaving the context ends the transaction, which closes the cursor:
     the query stops even when the batches were not read to the end."""
-    async with pool.acquire() as conn, conn.transaction(readonly=True):
+    async with database.planned_per_call(pool, readonly=True) as conn:
         cursor = await conn.cursor(SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS))
 
         async def batches():

@@ -13,20 +13,12 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 import orjson
 
+from app.core import sql
 from app.core.config import Settings
 
 CONNECT_TIMEOUT = 10
 
-# Every session of the service. Its statements switch optional filters off with
-# `$n IS NULL OR …`; after five runs PostgreSQL may cache one generic plan that cannot drop
-# those branches and scans whole tables where an index serves the actual call (measured: a
-# kit read from 1 ms to 70 ms, the checks filters from milliseconds to seconds). Planning each
-# call costs well under a millisecond against that.
-SERVER_SETTINGS = {
-    "application_name": "rider-ops",
-    "timezone": "UTC",
-    "plan_cache_mode": "force_custom_plan",
-}
+SQL = sql.load("core", "plan_per_call")
 
 
 class DatabaseUnavailable(Exception):
@@ -84,10 +76,19 @@ async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asy
             max_size=max_size,
             timeout=CONNECT_TIMEOUT,
             init=_init_connection,
-            server_settings=SERVER_SETTINGS,
+            server_settings={"application_name": "rider-ops", "timezone": "UTC"},
         )
     except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
+
+
+@contextlib.asynccontextmanager
+async def planned_per_call(pool: asyncpg.Pool, *, readonly: bool = False):
+    """A connection in a transaction whose statements are planned for their actual values
+    (see sql/core/plan_per_call.sql): for statements with optional filters."""
+    async with pool.acquire() as conn, conn.transaction(readonly=readonly):
+        await conn.execute(SQL.plan_per_call)
+        yield conn
 
 
 @contextlib.asynccontextmanager
@@ -95,7 +96,7 @@ async def connect(url: str):
     """One connection with the pool's codecs, for commands that run outside the server."""
     try:
         conn = await asyncpg.connect(
-            url, timeout=CONNECT_TIMEOUT, server_settings=SERVER_SETTINGS
+            url, timeout=CONNECT_TIMEOUT, server_settings={"timezone": "UTC"}
         )
     except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc

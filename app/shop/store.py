@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
 
-from app.core import sql
+from app.core import database, sql
 
 SQL = sql.load(
     "shop",
@@ -29,15 +27,9 @@ SQL = sql.load(
 )
 
 
-@contextlib.asynccontextmanager
-async def _transaction(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
-    async with pool.acquire() as conn, conn.transaction():
-        yield conn
-
-
 async def import_users(pool: asyncpg.Pool, records: list[dict[str, Any]]) -> list[asyncpg.Record]:
     """Save the records (each in its own savepoint), refresh the saved users' kit counters."""
-    async with _transaction(pool) as conn:
+    async with database.planned_per_call(pool) as conn:
         rows = await conn.fetch(SQL.import_users, records)
         saved = [row["user_id"] for row in rows if row["user_id"] is not None]
         if saved:
@@ -55,9 +47,10 @@ async def products(pool: asyncpg.Pool, partner_name: str | None) -> list[dict[st
 
 async def kit(pool: asyncpg.Pool, user_id: int, per_user: bool) -> list[dict[str, Any]] | None:
     """The user's kit entries, or None for an unknown user."""
-    if not await pool.fetchval(SQL.user_exists, user_id):
-        return None
-    return await pool.fetchval(SQL.kit, per_user, user_id)
+    async with database.planned_per_call(pool) as conn:
+        if not await conn.fetchval(SQL.user_exists, user_id):
+            return None
+        return await conn.fetchval(SQL.kit, per_user, user_id)
 
 
 async def user_exists(pool: asyncpg.Pool, user_id: int) -> bool:
@@ -72,7 +65,7 @@ async def save_kit_entry(
     pool: asyncpg.Pool, user_id: int, product_id: int, quantity: int, mandatory: bool
 ) -> list[dict[str, Any]]:
     """Upsert the entry, refresh the user's kit counters; the user's whole kit after it."""
-    async with _transaction(pool) as conn:
+    async with database.planned_per_call(pool) as conn:
         await conn.execute(SQL.lock_user, user_id)
         await conn.execute(SQL.upsert_kit_entry, user_id, product_id, quantity, mandatory)
         await conn.execute(SQL.refresh_kit_state, [user_id])
@@ -96,9 +89,10 @@ async def users_page(
     pool: asyncpg.Pool, per_user: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> tuple[int, list[dict[str, Any]]]:
     """(total of matching users, the page's users with their kits)."""
-    row = await pool.fetchrow(
-        SQL.users_page, per_user, limit, offset, *(filters.get(name) for name in USER_FILTERS)
-    )
+    async with database.planned_per_call(pool) as conn:
+        row = await conn.fetchrow(
+            SQL.users_page, per_user, limit, offset, *(filters.get(name) for name in USER_FILTERS)
+        )
     return row["total"], row["data"]
 
 
@@ -126,13 +120,14 @@ ORDER_FILTERS = (
 async def exchange_orders(
     pool: asyncpg.Pool, tier_discount: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    return await pool.fetchval(
-        SQL.exchange_orders,
-        tier_discount,
-        limit,
-        offset,
-        *(filters.get(name) for name in ORDER_FILTERS),
-    )
+    async with database.planned_per_call(pool) as conn:
+        return await conn.fetchval(
+            SQL.exchange_orders,
+            tier_discount,
+            limit,
+            offset,
+            *(filters.get(name) for name in ORDER_FILTERS),
+        )
 
 
 async def review_exchange(pool: asyncpg.Pool, order_id: int, status: str) -> str | None:

@@ -1,9 +1,8 @@
 -- Every check matching the filters ($1 recorder_id, $2 rider_id, $3 first and $4 last local
 -- date, $5 id_validation, $6 license_plate; NULL = no filter), ordered by ID, one row a check:
 -- the check's JSON text, ready to be joined into the response array.
--- Every session plans for the actual values (plan_cache_mode, app/core/database.py), so the
--- absent filters fold away and each
--- present one reaches its index in `matching`: checks_recorder / checks_rider (already in ID
+-- Run with plan_cache_mode = force_custom_plan (sql/core/plan_per_call.sql), so that the absent
+-- filters fold away and each present one reaches its index in `matching`: checks_recorder / checks_rider (already in ID
 -- order), checks_check_date (range on the local date), checks_id_validation_failed /
 -- checks_license_plate_failed (false only); no filter: checks_pkey, in ID order.
 -- Only the matching IDs are sorted; each check is then fetched by checks_pkey and rendered, in
