@@ -45,7 +45,8 @@ def presented_bearer_key(request: web.Request) -> str | None:
     if "x-api-key" in request.headers:
         return request.headers["x-api-key"]
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token if scheme == "Bearer" and token else None
+    # The scheme is case-insensitive (RFC 7235); the key itself is matched exactly.
+    return token if scheme.lower() == "bearer" and token else None
 
 
 def bearer_key(setting: str) -> Callable[[Handler], Handler]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -48,10 +49,24 @@ async def read_body(request: web.Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def read_json(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> Any:
-    """The parsed JSON body. Raises InvalidJson for an empty or malformed body."""
-    body = await read_body(request, limit)
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(body: bytes) -> Any:
+    """Parse JSON; raises InvalidJson. orjson refuses valid JSON numbers beyond 64 bits or a
+    double (`1e400`): those bodies are parsed again by the standard library, so that the
+    field is reported by validation instead of the whole body being called invalid."""
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError:
+        pass
+    try:
+        return json.loads(body, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
         raise InvalidJson from None
+
+
+async def read_json(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> Any:
+    """The parsed JSON body. Raises InvalidJson for an empty or malformed body."""
+    return loads(await read_body(request, limit))

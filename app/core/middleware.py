@@ -15,7 +15,7 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core.errors import ApiError, error_response, from_http_exception
+from app.core.errors import ApiError, error_response, from_http_exception, is_shop_path
 from app.core.http import BodyTooLarge, InvalidJson
 
 log = structlog.get_logger("app.http")
@@ -28,6 +28,9 @@ CONFLICT = ApiError(
     "Another request changed the same records at the same time; retry.",
     "conflict",
 )
+
+
+NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
 
 
 def _logged_path(request: web.Request) -> str:
@@ -59,6 +62,10 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
     except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
         log.warning("concurrent update conflict")
         return error_response(request.path, CONFLICT)
+    except (asyncpg.CharacterNotInRepertoireError, asyncpg.UntranslatableCharacterError):
+        # Text PostgreSQL cannot store (U+0000) reached a statement, which then failed whole.
+        status = 422 if is_shop_path(request.path) else 400
+        return error_response(request.path, ApiError(status, NUL_MESSAGE))
     except asyncio.CancelledError:
         raise
     except Exception:

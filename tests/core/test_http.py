@@ -6,6 +6,7 @@ from aiohttp import web
 
 from app.core import auth
 from app.core.http import BULK_BODY_LIMIT, SMALL_BODY_LIMIT, json_response, read_json
+from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
 
@@ -16,6 +17,11 @@ async def boom(_request):
 
 async def echo(request):
     return json_response({"size": len(await read_json(request))})
+
+
+async def store_text(request):
+    body = await read_json(request)
+    return json_response({"stored": await request.app[POOL].fetchval("SELECT $1::text", body["text"])})
 
 
 async def echo_bulk(request):
@@ -40,6 +46,8 @@ def start(aiohttp_client, database_url):
         app.router.add_get("/api/products/boom", boom)
         app.router.add_post("/api/v1/echo", echo)
         app.router.add_post("/api/v1/echo-bulk", echo_bulk)
+        app.router.add_post("/api/v1/text", store_text)
+        app.router.add_post("/api/products/text", store_text)
         app.router.add_get("/api/v1/guarded", integration_only)
         app.router.add_get("/api/products/guarded", shop_only)
         return await aiohttp_client(app)
@@ -144,6 +152,8 @@ async def test_invalid_json_is_400(start):
         ({"Authorization": "Basic test-integration-key"}, 401),
         ({"x-api-key": "test-integration-key"}, 200),
         ({"Authorization": "Bearer test-integration-key"}, 200),
+        # the scheme is case-insensitive (RFC 7235), the key is not
+        ({"Authorization": "bearer test-integration-key"}, 200),
         # x-api-key wins when both are sent
         ({"x-api-key": "wrong", "Authorization": "Bearer test-integration-key"}, 401),
         ({"x-api-key": "test-integration-key", "Authorization": "Bearer wrong"}, 200),
@@ -186,7 +196,6 @@ async def test_shop_key_guard_without_configured_key_is_503(start):
 
 
 async def test_pool_is_closed_at_shutdown(database_url):
-    from app.core.keys import POOL
 
     app = create_app(make_settings(), database_url)
     runner = web.AppRunner(app)
@@ -195,3 +204,28 @@ async def test_pool_is_closed_at_shutdown(database_url):
     assert await pool.fetchval("SELECT 1") == 1
     await runner.cleanup()
     assert pool._closed
+
+
+async def test_numbers_beyond_64_bits_are_json_too(start):
+    client = await start()
+    response = await client.post("/api/v1/echo", data=b'[1e400, 123456789012345678901234567890]')
+    assert response.status == 200
+    assert await response.json() == {"size": 2}
+
+
+async def test_non_json_constants_are_refused(start):
+    client = await start()
+    response = await client.post("/api/v1/echo", data=b'[NaN, 1e400]')
+    assert response.status == 400
+
+
+async def test_text_postgresql_cannot_store_is_a_client_error(start):
+    client = await start()
+    response = await client.post("/api/v1/text", json={"text": "a\u0000b"})
+    assert response.status == 400
+    assert await response.json() == {
+        "error": "Text must not contain the NUL character (U+0000).", "code": "invalid_request"
+    }
+    shop = await client.post("/api/products/text", json={"text": "a\u0000b"})
+    assert shop.status == 422
+    assert (await shop.json())["success"] is False
