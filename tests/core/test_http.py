@@ -196,7 +196,6 @@ async def test_shop_key_guard_without_configured_key_is_503(start):
 
 
 async def test_pool_is_closed_at_shutdown(database_url):
-
     app = create_app(make_settings(), database_url)
     runner = web.AppRunner(app)
     await runner.setup()
