@@ -33,6 +33,9 @@ DEFAULT_MESSAGES = {
     500: "Internal server error",
 }
 
+# PostgreSQL cannot store U+0000 in text.
+NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
+
 SHOP_PREFIXES = ("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/")
 
 

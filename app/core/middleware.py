@@ -15,7 +15,13 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core.errors import ApiError, error_response, from_http_exception, is_shop_path
+from app.core.errors import (
+    NUL_MESSAGE,
+    ApiError,
+    error_response,
+    from_http_exception,
+    is_shop_path,
+)
 from app.core.http import BodyTooLarge, InvalidJson
 
 log = structlog.get_logger("app.http")
@@ -28,9 +34,6 @@ CONFLICT = ApiError(
     "Another request changed the same records at the same time; retry.",
     "conflict",
 )
-
-
-NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
 
 
 def _logged_path(request: web.Request) -> str:

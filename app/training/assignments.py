@@ -21,7 +21,9 @@ class BadAssignment(Exception):
 
 @dataclass(frozen=True)
 class Assignment:
-    """None (or an empty array, which is the same) means the criterion was not given."""
+    """None means the criterion was not given. An empty filter array is the same, but an empty
+    `rider_ids` is a list of no riders: it matches nobody, so a client whose ID list came out
+    empty never assigns everyone who matches its filters."""
 
     path_id: uuid.UUID
     rider_ids: list[str] | None
@@ -36,7 +38,7 @@ def _strings(body: dict, field: str) -> list[str] | None:
         return None
     if not isinstance(value, list) or not all(type(item) is str for item in value):
         raise BadAssignment(SHAPE_MESSAGE)
-    return value or None
+    return value
 
 
 def parse_assignment(body: Any) -> Assignment:
@@ -49,7 +51,7 @@ def parse_assignment(body: Any) -> Assignment:
     rider_ids = _strings(body, "riderIds")
     if rider_ids is not None and len(rider_ids) > MAX_RIDER_IDS:
         raise BadAssignment(SHAPE_MESSAGE)
-    markets, vehicle_types, statuses = (_strings(body, field) for field in FILTERS)
+    markets, vehicle_types, statuses = (_strings(body, field) or None for field in FILTERS)
     if rider_ids is None and markets is None and vehicle_types is None and statuses is None:
         raise BadAssignment(NO_CRITERIA_MESSAGE)
     return Assignment(path_id, rider_ids, markets, vehicle_types, statuses)

@@ -64,7 +64,12 @@ def parse_since(raw: str) -> datetime:
             moment = _fromisoformat(f"{head}+{tail}")
         except ValueError:
             raise BadSince from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        # The offset moved it before year 1 or past 9999: before or after every record.
+        return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
 def _fromisoformat(value: str) -> datetime:

@@ -51,7 +51,9 @@ Assigns one learning path (why `api`, deadline now plus the path's days to compl
 riders that match every criterion given: in `riderIds` (when given), and for each filter given,
 one of its values (matched exactly: market codes upper case, vehicle types lower case).
 
-* An empty array counts as not given: `riderIds`, or at least one non-empty filter, is required.
+* `riderIds`, or at least one non-empty filter, is required. An empty filter array counts as
+  not given; an empty `riderIds` is a list of no riders and assigns nobody (never "everyone
+  matching the filters").
 * Inactive riders are never assigned; unknown rider IDs are ignored; riders who have the path
   open are skipped; riders who finished it earlier get a new assignment. A rider who has
   already passed every course of the path gets an assignment that is completed at once.

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.errors import NUL_MESSAGE
+
 MARKETS = ("AE", "KW", "QA", "BH", "OM", "JO", "EG", "IQ")
 MARKET_NAMES = {
     "UAE": "AE", "KUWAIT": "KW", "QATAR": "QA", "BAHRAIN": "BH",
@@ -80,6 +82,8 @@ def _string(row: dict, field: str) -> str | None:
     value = row[field]
     if not isinstance(value, str):
         raise RowError(field, f"Invalid input: expected string, received {json_type(value)}")
+    if "\x00" in value:
+        raise RowError(field, NUL_MESSAGE)
     return value
 
 
@@ -99,12 +103,13 @@ def _required(row: dict, field: str, limit: int) -> str:
     return value
 
 
-def _optional(row: dict, field: str, limit: int) -> str | None:
-    """Trimmed text, or None when omitted, empty or blank (the stored value is kept)."""
+def _optional(row: dict, field: str, limit: int, normalise=str.strip) -> str | None:
+    """Normalised (trimmed) text, or None when omitted, empty or blank (the stored value is
+    kept). The limit applies to the value as stored."""
     value = _string(row, field)
     if value is None:
         return None
-    value = value.strip()
+    value = normalise(value)
     _too_big(field, value, limit)
     return value or None
 
@@ -140,12 +145,13 @@ def _language(row: dict) -> str | None:
 
 
 def _status(row: dict) -> str | None:
-    """Lower case only; any other value, of any type, is an invalid option."""
-    if "status" not in row or row["status"] == "":
+    """Lower case only: any other string is an invalid option."""
+    value = _string(row, "status")
+    if not value:
         return None
-    if row["status"] not in STATUSES:
+    if value not in STATUSES:
         raise RowError("status", STATUS_MESSAGE)
-    return row["status"]
+    return value
 
 
 def _pin(row: dict) -> str | None:
@@ -167,7 +173,7 @@ def parse_rider(row: Any) -> Rider:
     market = _market(row)
     phone = _phone(row)
     city = _optional(row, "city", 100)
-    vehicle_type = _optional(row, "vehicleType", 40)
+    vehicle_type = _optional(row, "vehicleType", 40, lambda text: text.strip().lower())
     nationality = _optional(row, "nationality", 60)
     return Rider(
         rider_id=rider_id,
@@ -175,7 +181,7 @@ def parse_rider(row: Any) -> Rider:
         market=market,
         phone=phone,
         city=city,
-        vehicle_type=vehicle_type.lower() if vehicle_type else None,
+        vehicle_type=vehicle_type,
         nationality=nationality,
         language=_language(row),
         status=_status(row),

@@ -131,11 +131,19 @@ async def test_invalid_json_is_400(client):
 
 async def test_neither_rider_ids_nor_filters_is_400(api, db, riders):
     path = await add_path(db)
-    for criteria in [{}, {"riderIds": []}, {"markets": [], "vehicleTypes": [], "statuses": []},
+    for criteria in [{}, {"markets": [], "vehicleTypes": [], "statuses": []},
                      {"riderIds": None}]:
         status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
         assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
                                         "code": "invalid_request"})
+    assert await assigned(db) == set()
+
+
+async def test_empty_rider_ids_assign_nobody_whatever_the_filters(api, db, riders):
+    path = await add_path(db)
+    for criteria in [{"riderIds": []}, {"riderIds": [], "markets": ["AE"]}]:
+        status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
+        assert (status, body) == (200, {"enrollmentsCreated": 0})
     assert await assigned(db) == set()
 
 

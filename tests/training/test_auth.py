@@ -19,13 +19,13 @@ REJECTED_HEADERS = [
     {"x-api-key": "wrong"},
     {"x-api-key": KEY.upper()},
     {"Authorization": f"Bearer {KEY}x"},
-    {"Authorization": f"bearer {KEY}"},
     {"Authorization": KEY},
     {"x-api-key": "wrong", "Authorization": f"Bearer {KEY}"},  # x-api-key wins
 ]
 ACCEPTED_HEADERS = [
     {"x-api-key": KEY},
     {"Authorization": f"Bearer {KEY}"},
+    {"Authorization": f"bearer {KEY}"},  # the scheme is case-insensitive (RFC 7235)
     {"x-api-key": KEY, "Authorization": "Bearer wrong"},  # x-api-key wins
 ]
 

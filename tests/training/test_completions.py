@@ -104,6 +104,8 @@ async def four_days(db):
     ("2026-05-03T23:59:59.998Z", 1),
     ("2026-05-03T23:59:59.999Z", 0),
     ("2020-01-01", 4),
+    ("0001-01-01T00:00:00+01:00", 4),       # before year 1 in UTC: before every record
+    ("9999-12-31T23:59:59-14:00", 0),       # after 9999 in UTC: after every record
 ])
 async def test_since(api, four_days, since, count):
     status, body = await api.get("/api/v1/completions", since=since)

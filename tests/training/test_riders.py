@@ -3,6 +3,7 @@
 import asyncio
 import hashlib
 
+from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_path, add_result, assignments, utc
 
 BODY_MESSAGE = "Send { riders: [...] } with 1 to 5000 riders."
@@ -132,6 +133,19 @@ ROW_ERRORS = [
      'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
     ({"riderId": "R", "name": "A", "market": "AE", "status": "retired"},
      'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
+    ({"riderId": "R", "name": "A", "market": "AE", "status": 5},
+     "Invalid input: expected string, received number"),
+    ({"riderId": "R", "name": "A", "market": "AE", "status": None},
+     "Invalid input: expected string, received null"),
+    ({"riderId": "R", "name": "A", "market": "AE", "status": ["active"]},
+     "Invalid input: expected string, received array"),
+    # The limit applies to the value as stored: "İ" lower-cases to two characters.
+    ({"riderId": "R", "name": "A", "market": "AE", "vehicleType": "\u0130" * 21},
+     "Too big: expected string to have <=40 characters"),
+    ({"riderId": "R\u0000", "name": "A", "market": "AE"},
+     "Text must not contain the NUL character (U+0000)."),
+    ({"riderId": "R", "name": "A", "market": "AE", "city": "Dubai\u0000"},
+     "Text must not contain the NUL character (U+0000)."),
     ({"riderId": "R", "name": "A", "market": "AE", "pin": "123"}, "pin must be 4 to 8 digits"),
     ({"riderId": "R", "name": "A", "market": "AE", "pin": "123456789"},
      "pin must be 4 to 8 digits"),
@@ -155,6 +169,16 @@ async def test_row_errors(api, db):
     assert body == {"inserted": 1, "updated": 0, "enrollmentsCreated": 0,
                     "errors": [{"index": index, "error": message}
                                for index, (_, message) in enumerate(ROW_ERRORS, start=1)]}
+    assert await db.fetchval("SELECT count(*) FROM riders") == 1
+
+
+async def test_a_number_beyond_a_double_is_a_row_error(client, db):
+    body = b'{"riders": [{"riderId": "R-1", "name": "A", "market": "AE"},' \
+           b' {"riderId": 1e400, "name": "B", "market": "AE"}]}'
+    response = await client.post("/api/v1/riders", data=body, headers=AUTH)
+    assert response.status == 200
+    assert (await response.json())["errors"] == [
+        {"index": 1, "error": "Invalid input: expected string, received number"}]
     assert await db.fetchval("SELECT count(*) FROM riders") == 1
 
 
