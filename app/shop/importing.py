@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import ValidationError
 
 from app.shop import laravel as lv
+from app.shop.store import email_key
 from app.shop.schemas import MAX_IMPORT, ImportRecordSchema
 
 RECORD = ImportRecordSchema()
@@ -58,7 +59,10 @@ def first_field_error(record: Any) -> tuple[dict[str, Any], None] | tuple[None, 
         )
         texts = exc.messages[first]
         return None, texts[0] if isinstance(texts, list) else NOT_AN_OBJECT
-    loaded["email"] = loaded["email"].lower()
+    nul = next((name for name in FIELD_ORDER if "\x00" in str(loaded.get(name) or "")), None)
+    if nul is not None:
+        return None, f"The {lv.label(nul)} field must not contain the NUL character."
+    loaded["email"] = email_key(loaded["email"])
     if loaded.get("id") is None:
         loaded.pop("id", None)
     return loaded, None

@@ -7,7 +7,8 @@ from typing import Any
 
 from yarl import URL
 
-# Any offset past this is past every row; capping it keeps it a bigint.
+# Any page number or offset past this is past every row; capping keeps both 64-bit integers
+# (a bigint for PostgreSQL, an integer JSON can carry).
 MAX_OFFSET = 2**62
 
 

@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, validate
 
 from app.core.loader import RecordError, schema_validator
 from app.shop.schemas import ADDRESS_FIELDS, RidehailId
+from app.shop.store import email_key
 
 STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELIVERED", "CANCELLED")
 Text = fields.String
@@ -170,7 +171,7 @@ def unique(key: str, *fields_: str) -> Callable[[list[Any]], list[Any]]:
                 if value is None:
                     continue
                 if name == "email":
-                    value = value.lower()
+                    value = email_key(value)
                 if value in seen:
                     raise RecordError(index, name, f"duplicate {name} {value!r} in this section")
                 seen.add(value)

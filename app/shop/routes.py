@@ -231,7 +231,7 @@ async def list_users(request: web.Request) -> web.Response:
     query = _query(request)
     filters = lv.load(USERS_QUERY, query)
     limit = paging.lenient_int(query.get("limit"), MAX_PAGE, 1, MAX_PAGE)
-    page = paging.lenient_int(query.get("page"), 1, 1, None)
+    page = paging.lenient_int(query.get("page"), 1, 1, paging.MAX_OFFSET)
     total, users = await store.users_page(
         request.app[POOL],
         request.app[SETTINGS].feature_user_product_kit,

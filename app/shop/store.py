@@ -37,8 +37,14 @@ async def import_users(pool: asyncpg.Pool, records: list[dict[str, Any]]) -> lis
     return rows
 
 
+def email_key(email: str) -> str:
+    """Emails are stored lower-cased by Python; lookups must fold the same way (PostgreSQL's
+    lower() differs for a few letters, e.g. U+0130)."""
+    return email.lower()
+
+
 async def find_by_email(pool: asyncpg.Pool, email: str) -> asyncpg.Record | None:
-    return await pool.fetchrow(SQL.find_by_email, email)
+    return await pool.fetchrow(SQL.find_by_email, email_key(email))
 
 
 async def products(pool: asyncpg.Pool, partner_name: str | None) -> list[dict[str, Any]]:
@@ -90,6 +96,8 @@ async def users_page(
 ) -> tuple[int, list[dict[str, Any]]]:
     """(total of matching users, the page's users with their kits)."""
     async with database.planned_per_call(pool) as conn:
+        if filters.get("email") is not None:
+            filters = {**filters, "email": email_key(filters["email"])}
         row = await conn.fetchrow(
             SQL.users_page, per_user, limit, offset, *(filters.get(name) for name in USER_FILTERS)
         )

@@ -20,7 +20,7 @@ WITH owning AS MATERIALIZED (
       AND ($4::text IS NULL OR u.partner_id = (SELECT id FROM shop_partners WHERE name = $4))
       AND ($5::text IS NULL OR u.agency_id = $5)
       AND ($6::text IS NULL OR u.ridehail_id = $6)
-      AND ($7::text IS NULL OR u.email = lower($7))
+      AND ($7::text IS NULL OR u.email = $7)
       AND ($8::bigint IS NULL OR u.id = $8)
       AND ($9::bigint IS NULL OR u.id IN (SELECT user_id FROM owning))
       AND ($10::bigint IS NULL OR u.id IN (SELECT user_id FROM missing))

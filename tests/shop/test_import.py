@@ -222,3 +222,25 @@ async def test_malformed_json_is_400(client, shop):
     response = await client.post("/api/import/users", data=b"{", headers=IMPORT)
     assert response.status == 400
     assert (await response.json())["success"] is False
+
+
+async def test_a_nul_character_fails_its_record_alone(client, shop):
+    results = await post(
+        client, record(first_name="A\u0000na"), record(email="bo@example.com", ridehail_id=556)
+    )
+    assert [(f["index"], f["error"]) for f in results["failed"]] == [
+        (0, "The first name field must not contain the NUL character.")
+    ]
+    assert results["created"] == 1
+
+
+async def test_email_folding_is_the_same_when_stored_and_looked_up(client, shop):
+    # Python and PostgreSQL lower-case U+0130 differently; one rule serves both ways.
+    await post(client, record(email="\u0130lknur@example.com"))
+    response = await client.get(
+        "/api/users/find-by-email", params={"email": "\u0130lknur@example.com"}, headers=IMPORT
+    )
+    assert response.status == 200
+    listed = await client.get("/api/users", params={"email": "\u0130LKNUR@example.com"},
+                              headers=IMPORT)
+    assert [u["email"] for u in (await listed.json())["data"]] == ["i\u0307lknur@example.com"]

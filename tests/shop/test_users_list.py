@@ -4,7 +4,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from tests.shop.conftest import IMPORT, kit_entry, load, unit, user
+from tests.shop.conftest import IMPORT, ORDERS, kit_entry, load, unit, user
 
 
 async def page(client, query=""):
@@ -312,3 +312,22 @@ async def test_counters_follow_the_kit_write_and_the_import(client, people):
     assert await people.fetchval(
         "SELECT (partner_kit_owned, partner_kit_owed) = (0, 1) FROM shop_users WHERE id = 2"
     )
+
+
+async def test_a_page_number_past_every_row_is_an_empty_page(client, shop):
+    response = await client.get("/api/users", params={"page": "9" * 30}, headers=IMPORT)
+    assert response.status == 200
+    body = await response.json()
+    assert body["data"] == [] and body["from"] is None and body["to"] is None
+    assert body["current_page"] == 2**62
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/users?email=%00", "/api/products?partner_name=%00",
+             "/api/users/find-by-email?email=a%00b", "/api/v1/exchanges/orders?city=%00"]
+)
+async def test_a_nul_character_in_a_query_is_422(client, shop, path):
+    headers = ORDERS if "exchanges" in path else IMPORT
+    response = await client.get(path, headers=headers)
+    assert response.status == 422
+    assert (await response.json())["success"] is False
