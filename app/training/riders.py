@@ -134,33 +134,29 @@ def _phone(row: dict) -> str | None:
     return digits
 
 
-def _language(row: dict) -> str | None:
-    value = _string(row, "language")
+def _accepted(row: dict, field: str, normalise, accept, message: str) -> str | None:
+    """An optional string that must be accepted once normalised; omitted or empty: None."""
+    value = _string(row, field)
     if not value:
         return None
-    language = value.strip().lower()
-    if language not in LANGUAGES:
-        raise RowError("language", LANGUAGE_MESSAGE)
-    return language
+    value = normalise(value)
+    if not accept(value):
+        raise RowError(field, message)
+    return value
+
+
+def _language(row: dict) -> str | None:
+    return _accepted(row, "language", lambda text: text.strip().lower(),
+                     LANGUAGES.__contains__, LANGUAGE_MESSAGE)
 
 
 def _status(row: dict) -> str | None:
-    """Lower case only: any other string is an invalid option."""
-    value = _string(row, "status")
-    if not value:
-        return None
-    if value not in STATUSES:
-        raise RowError("status", STATUS_MESSAGE)
-    return value
+    # Lower case only: "Active" is an invalid option, not a spelling of "active".
+    return _accepted(row, "status", str, STATUSES.__contains__, STATUS_MESSAGE)
 
 
 def _pin(row: dict) -> str | None:
-    value = _string(row, "pin")
-    if not value:
-        return None
-    if not _PIN.fullmatch(value):
-        raise RowError("pin", PIN_MESSAGE)
-    return value
+    return _accepted(row, "pin", str, _PIN.fullmatch, PIN_MESSAGE)
 
 
 def parse_rider(row: Any) -> Rider:
