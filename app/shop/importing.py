@@ -8,8 +8,7 @@ from typing import Any
 from marshmallow import ValidationError
 
 from app.shop import laravel as lv
-from app.shop.store import email_key
-from app.shop.schemas import MAX_IMPORT, ImportRecordSchema
+from app.shop.schemas import MAX_IMPORT, ImportRecordSchema, email_key
 
 RECORD = ImportRecordSchema()
 FIELD_ORDER = list(RECORD.fields)

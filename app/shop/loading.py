@@ -126,7 +126,7 @@ async def write_partner_kits(conn: asyncpg.Connection, records: list[Any]) -> No
 async def write_users(conn: asyncpg.Connection, records: list[Any]) -> None:
     await require_fields(conn, records, partner_name="partner")
     ids = column(records, "id")
-    emails = [store.email_key(r["email"]) for r in records]
+    emails = column(records, "email")
     ridehail_ids = column(records, "ridehail_id")
     agency_ids = column(records, "agency_id")
     conflict = await conn.fetchrow(SQL.user_conflicts, ids, emails, ridehail_ids, agency_ids)

@@ -12,14 +12,13 @@ from yarl import URL
 MAX_OFFSET = 2**62
 
 
-def lenient_int(raw: str | None, default: int, low: int, high: int | None) -> int:
+def lenient_int(raw: str | None, default: int, low: int, high: int) -> int:
     """An integer query value clamped into [low, high]; missing or non-numeric: `default`."""
     try:
         value = int(raw) if raw is not None else default
     except ValueError:
         return default
-    value = max(low, value)
-    return min(high, value) if high is not None else value
+    return min(high, max(low, value))
 
 
 def envelope(url: URL, page: int, limit: int, total: int, data: list[Any]) -> dict[str, Any]:

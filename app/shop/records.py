@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from app.core.loader import RecordError, schema_validator
-from app.shop.schemas import ADDRESS_FIELDS, RidehailId
-from app.shop.store import email_key
+from app.shop.schemas import (
+    ADDRESS_FIELDS,
+    CHANNELS,
+    EXCHANGE_STATUSES,
+    ORDER_TYPES,
+    SHIPMENTS,
+    RidehailId,
+    email_key,
+)
 
 STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELIVERED", "CANCELLED")
 Text = fields.String
@@ -58,6 +65,10 @@ class UserRecord(Schema):
     partner_name = Text(required=True)
     active = fields.Integer(required=True, validate=validate.OneOf((0, 1)))
 
+    @post_load
+    def fold_email(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {**data, "email": email_key(data["email"])}
+
 
 class UserKitRecord(KitRecord):
     user_id = fields.Integer(required=True)
@@ -69,7 +80,7 @@ class UserProductRecord(Schema):
     product_id = fields.Integer(required=True)
     order_id = fields.Integer(load_default=None, allow_none=True)
     assigned_at = Time(required=True, allow_none=True)
-    channel = Text(required=True, allow_none=True, validate=validate.OneOf(("app", "eshop", "oms")))
+    channel = Text(required=True, allow_none=True, validate=validate.OneOf(CHANNELS))
 
 
 class CurrencyRateRecord(Schema):
@@ -130,7 +141,7 @@ class ExchangeProductRecord(Schema):
 
 
 class ExchangeRecord(Schema):
-    status = Text(required=True, validate=validate.OneOf(("pending", "approved", "denied")))
+    status = Text(required=True, validate=validate.OneOf(EXCHANGE_STATUSES))
     products = fields.List(
         fields.Nested(ExchangeProductRecord), required=True, validate=validate.Length(min=1)
     )
@@ -143,8 +154,8 @@ class OrderRecord(Schema):
     partner_name = Text(load_default=None, allow_none=True)
     driver_id = Text(required=True)
     ridehail_tier = Text(load_default=None, allow_none=True)
-    order_type = Text(required=True, validate=validate.OneOf(("normal", "manual")))
-    shipment = Text(required=True, validate=validate.OneOf(("standard", "door_to_door", "pickup")))
+    order_type = Text(required=True, validate=validate.OneOf(ORDER_TYPES))
+    shipment = Text(required=True, validate=validate.OneOf(SHIPMENTS))
     currency = Text(required=True, validate=validate.Regexp(r"^[A-Z]{3}$"))
     delivery_subsidization = Money()
     addresses = fields.List(fields.Nested(AddressRecord), load_default=list)
@@ -170,8 +181,6 @@ def unique(key: str, *fields_: str) -> Callable[[list[Any]], list[Any]]:
                 value = record.get(name)
                 if value is None:
                     continue
-                if name == "email":
-                    value = email_key(value)
                 if value in seen:
                     raise RecordError(index, name, f"duplicate {name} {value!r} in this section")
                 seen.add(value)

@@ -6,13 +6,12 @@ from aiohttp import web
 
 from app.core.auth import shop_key
 from app.core.errors import ApiError
-from app.core.http import BULK_BODY_LIMIT, json_response, read_json
+from app.core.http import BULK_BODY_LIMIT, SMALL_BODY_LIMIT, json_response, read_json
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ShopErrorSchema, operation
 from app.shop import docs, importing, paging, store
 from app.shop import laravel as lv
 from app.shop.schemas import (
-    MAX_IMPORT,
     MAX_PAGE,
     ExchangeOrderSchema,
     FindByEmailQuerySchema,
@@ -65,9 +64,9 @@ def _query(request: web.Request) -> dict[str, str]:
     return {key: value for key, value in request.query.items() if value != ""}
 
 
-async def _body(request: web.Request, limit: int | None = None) -> dict:
+async def _body(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> dict:
     """The JSON body as an object; any other JSON value validates like an empty object."""
-    body = await (read_json(request, limit) if limit else read_json(request))
+    body = await read_json(request, limit)
     return lv.blanks_as_null(body) if isinstance(body, dict) else {}
 
 

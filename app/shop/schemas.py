@@ -14,6 +14,16 @@ MAX_UNIX_TIME = 253402300799  # 9999-12-31T23:59:59Z
 DIGITS = re.compile(r"[0-9]{1,19}")
 STATUS_FILTERS = ("processing", "sent", "delivered", "cancelled")
 PAYMENT_FILTERS = ("paid_in_one", "fully_paid", "in_progress", "failed")
+ORDER_TYPES = ("normal", "manual")
+SHIPMENTS = ("standard", "door_to_door", "pickup")
+EXCHANGE_STATUSES = ("pending", "approved", "denied")
+CHANNELS = ("app", "eshop", "oms")
+
+
+def email_key(email: str) -> str:
+    """How the shop stores and compares emails, in one place: lower-cased by Python
+    (PostgreSQL's lower() differs for a few letters, e.g. U+0130)."""
+    return email.lower()
 
 
 class RidehailId(fields.Field):
@@ -115,7 +125,7 @@ class KitEntrySchema(Schema):
     quantity = fields.Integer()
     mandatory = fields.Boolean()
     product = fields.Nested(ProductSchema)
-    channel = fields.String(allow_none=True, metadata={"enum": ["app", "eshop", "oms", None]})
+    channel = fields.String(allow_none=True, metadata={"enum": [*CHANNELS, None]})
 
 
 class KitSchema(Schema):
@@ -211,12 +221,10 @@ class OrdersQuerySchema(Schema):
     payment_status = lv.string(
         "payment_status", validate=lv.one_of("payment_status", PAYMENT_FILTERS)
     )
-    order_type = lv.string("order_type", validate=lv.one_of("order_type", ("normal", "manual")))
-    shipment = lv.string(
-        "shipment", validate=lv.one_of("shipment", ("standard", "door_to_door", "pickup"))
-    )
+    order_type = lv.string("order_type", validate=lv.one_of("order_type", ORDER_TYPES))
+    shipment = lv.string("shipment", validate=lv.one_of("shipment", SHIPMENTS))
     exchange_status = lv.string(
-        "exchange_status", validate=lv.one_of("exchange_status", ("pending", "approved", "denied"))
+        "exchange_status", validate=lv.one_of("exchange_status", EXCHANGE_STATUSES)
     )
     order_id = lv.integer("order_id")
     driver_id = fields.String()

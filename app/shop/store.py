@@ -7,6 +7,7 @@ from typing import Any
 import asyncpg
 
 from app.core import database, sql
+from app.shop.schemas import email_key
 
 SQL = sql.load(
     "shop",
@@ -35,12 +36,6 @@ async def import_users(pool: asyncpg.Pool, records: list[dict[str, Any]]) -> lis
         if saved:
             await conn.execute(SQL.refresh_kit_state, saved)
     return rows
-
-
-def email_key(email: str) -> str:
-    """Emails are stored lower-cased by Python; lookups must fold the same way (PostgreSQL's
-    lower() differs for a few letters, e.g. U+0130)."""
-    return email.lower()
 
 
 async def find_by_email(pool: asyncpg.Pool, email: str) -> asyncpg.Record | None:

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.shop.conftest import IMPORT, kit_entry, load, unit, user
+from tests.shop.conftest import IMPORT, ORDERS, kit_entry, load, unit, user
 
 
 async def test_find_by_email_is_case_insensitive_and_finds_inactive_users(client, shop):
@@ -230,3 +230,25 @@ async def test_concurrent_kit_writes_for_one_user_keep_its_counters_right(client
         "SELECT user_kit_owned, user_kit_owed FROM shop_users WHERE id = 3"
     )
     assert tuple(counters) == (0, 3)
+
+
+async def test_an_unknown_user_is_404_before_the_body_and_the_feature_are_checked(
+    make_client, kits
+):
+    for env in ({}, {"FEATURE_USER_PRODUCT_KIT": "0"}):
+        client = await make_client(**env)
+        response = await client.post("/api/users/99/kit", headers=IMPORT, json={})
+        assert response.status == 404
+        assert await response.json() == {"success": False, "message": "User not found."}
+
+
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [("/api/import/users", IMPORT), ("/api/users/1/kit", IMPORT),
+     ("/api/v1/exchanges/review", ORDERS)],
+)
+async def test_a_body_that_is_not_json_is_400(client, kits, path, headers):
+    response = await client.post(path, data=b"{", headers=headers)
+    assert response.status == 400
+    assert (await response.json())["success"] is False
+    assert await kits.fetchval("SELECT count(*) FROM shop_user_kits WHERE user_id = 1") == 2
