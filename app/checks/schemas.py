@@ -9,6 +9,8 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from app.core.fields import Text
+
 BIGINT_MAX = 2**63 - 1
 _DECIMAL = re.compile(r"[+-]?[0-9]{1,19}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -120,17 +122,17 @@ class CheckSchema(Schema):
 
 
 class AnswerOptionSchema(Schema):
-    name = fields.String(required=True)
-    name_ar = fields.String(required=True)
-    score = fields.String(required=True)
-    jump = fields.String(load_default="")
-    skip = fields.List(fields.String(), load_default=list)
+    name = Text(required=True)
+    name_ar = Text(required=True)
+    score = Text(required=True)
+    jump = Text(load_default="")
+    skip = fields.List(Text(), load_default=list)
 
 
 class QuestionSchema(Schema):
     question_id = fields.Integer(required=True)
-    question = fields.String(required=True)
-    question_type = fields.String(required=True, metadata={"example": "MULTIPLE_CHOICE:SINGLE"})
+    question = Text(required=True)
+    question_type = Text(required=True, metadata={"example": "MULTIPLE_CHOICE:SINGLE"})
     answers = fields.List(fields.Nested(AnswerOptionSchema), required=True)
 
 
@@ -142,40 +144,40 @@ TEXT = {"required": True, "validate": validate.Length(min=1)}
 
 class QuestionRecordSchema(Schema):
     question_id = fields.Integer(**ID)
-    question = fields.String(**TEXT)
-    question_type = fields.String(**TEXT)
+    question = Text(**TEXT)
+    question_type = Text(**TEXT)
     country_id = fields.Integer(**ID)
-    category = fields.String(**TEXT)
+    category = Text(**TEXT)
     image_url = fields.Url(allow_none=True, load_default=None)
     answers = fields.List(fields.Nested(AnswerOptionSchema), required=True)
 
 
 class CheckAnswerRecordSchema(Schema):
     question_id = fields.Integer(**ID)
-    answer = fields.String(required=True, allow_none=True)
-    score = fields.String(required=True, allow_none=True)
+    answer = Text(required=True, allow_none=True)
+    score = Text(required=True, allow_none=True)
     evidence_image_url = fields.Url(required=True, allow_none=True)
     # When left out: from the check as stored, else from the catalogue (see questioner.py).
-    question = fields.String(validate=validate.Length(min=1))
-    category = fields.String(validate=validate.Length(min=1))
+    question = Text(validate=validate.Length(min=1))
+    category = Text(validate=validate.Length(min=1))
     image_url = fields.Url(allow_none=True)
 
 
 class CheckRecordSchema(Schema):
     id = fields.Integer(**ID)
     rider_id = fields.Integer(**ID)
-    rider_name = fields.String(**TEXT)
-    third_party_logistics = fields.String(**TEXT)
+    rider_name = Text(**TEXT)
+    third_party_logistics = Text(**TEXT)
     recorder_id = fields.Integer(**ID)
     check_date = fields.DateTime(format="%Y-%m-%d %H:%M:%S", required=True)
-    timezone = fields.String(
+    timezone = Text(
         allow_none=True,
         load_default=None,
         validate=validate.Regexp(
             r"UTC[+-](0[0-9]|1[0-4]):[0-5][0-9]\Z", error="must look like UTC+04:00"
         ),
     )
-    country_code = fields.String(
+    country_code = Text(
         allow_none=True,
         load_default=None,
         validate=validate.Regexp(r"[A-Z]{2}\Z", error="must be two capital letters, e.g. AE"),

@@ -101,14 +101,18 @@ async def load_document(
             validated.append((section, section.validate(records)))
         except RecordError as exc:
             raise LoadError(_where(source, section.name, exc)) from None
-    async with conn.transaction():
-        for section, records in validated:
-            try:
-                await section.write(conn, records)
-            except RecordError as exc:
-                raise LoadError(_where(source, section.name, exc)) from None
-        for hook in after:
-            await hook(conn)
+    try:
+        async with conn.transaction():
+            for section, records in validated:
+                try:
+                    await section.write(conn, records)
+                except RecordError as exc:
+                    raise LoadError(_where(source, section.name, exc)) from None
+            for hook in after:
+                await hook(conn)
+    except asyncpg.PostgresError as exc:
+        # What validation let through and the database refused: still one line, nothing written.
+        raise LoadError(f"{source}: the database refused the file: {exc}") from None
     return {section.name: len(records) for section, records in validated}
 
 

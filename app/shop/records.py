@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, post_load, validate
 
+from app.core.fields import Text
 from app.core.loader import RecordError, schema_validator
 from app.shop.schemas import (
     ADDRESS_FIELDS,
@@ -19,7 +20,6 @@ from app.shop.schemas import (
 )
 
 STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELIVERED", "CANCELLED")
-Text = fields.String
 Time = fields.AwareDateTime
 
 

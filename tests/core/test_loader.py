@@ -88,6 +88,14 @@ async def test_failure_in_a_later_section_writes_nothing(colours):
     assert await _count(colours) == 0
 
 
+async def test_what_the_database_refuses_is_one_line_and_writes_nothing(colours):
+    # The schema lets U+0000 through; PostgreSQL cannot store it.
+    document = {"colours": [{"name": "red", "hue": 0}, {"name": "bl\u0000ue", "hue": 240}]}
+    with pytest.raises(LoadError, match=r"^f\.json: the database refused the file: "):
+        await load_document(colours, document, SECTIONS, source="f.json")
+    assert await _count(colours) == 0
+
+
 async def test_unknown_section_is_refused(colours):
     with pytest.raises(LoadError, match="unknown section 'colors'"):
         await load_document(colours, {"colors": []}, SECTIONS)
