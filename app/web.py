@@ -8,7 +8,7 @@ from app.core import database, openapi
 from app.core.config import Settings
 from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import POOL, SETTINGS
-from app.core.middleware import request_context
+from app.core.middleware import request_context, stamp_request_id
 from app.families import FAMILIES
 
 API_DESCRIPTION = """\
@@ -39,6 +39,7 @@ def pool_context(database_url: str):
 def create_app(settings: Settings, database_url: str) -> web.Application:
     app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
     app[SETTINGS] = settings
+    app.on_response_prepare.append(stamp_request_id)
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Sequence
 import structlog
 from aiohttp import web
 
-from app.core.middleware import REQUEST_ID_HEADER
 
 log = structlog.get_logger("app.checks")
 
@@ -57,9 +56,7 @@ async def stream_array(request: web.Request, batches: Batches) -> web.StreamResp
     valid array, and is raised.
     """
     first = await _next(batches)
-    response = web.StreamResponse(
-        headers={REQUEST_ID_HEADER: structlog.contextvars.get_contextvars().get("request_id", "")}
-    )
+    response = web.StreamResponse()
     response.content_type = "application/json"
     response.charset = "utf-8"
     await response.prepare(request)

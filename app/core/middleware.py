@@ -44,6 +44,15 @@ def _logged_path(request: web.Request) -> str:
     return request.path
 
 
+REQUEST_ID_KEY = "request_id"
+
+
+async def stamp_request_id(request: web.Request, response: web.StreamResponse) -> None:
+    """on_response_prepare: every response, streamed ones too, carries the request id."""
+    if REQUEST_ID_KEY in request:
+        response.headers[REQUEST_ID_HEADER] = request[REQUEST_ID_KEY]
+
+
 def _request_id(request: web.Request) -> str:
     given = request.headers.get(REQUEST_ID_HEADER, "")
     return given if _SAFE_REQUEST_ID.match(given) else uuid.uuid4().hex
@@ -78,15 +87,13 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
 
 @web.middleware
 async def request_context(request: web.Request, handler) -> web.StreamResponse:
-    request_id = _request_id(request)
+    request_id = request[REQUEST_ID_KEY] = _request_id(request)
     started = time.perf_counter()
     status = 499  # the client went away before an answer was made
     with structlog.contextvars.bound_contextvars(request_id=request_id):
         try:
             response = await _respond(request, handler)
             status = response.status
-            if not response.prepared:
-                response.headers[REQUEST_ID_HEADER] = request_id
             return response
         except web.HTTPException as exc:
             status = exc.status
