@@ -44,7 +44,7 @@ def _logged_path(request: web.Request) -> str:
     return request.path
 
 
-REQUEST_ID_KEY = "request_id"
+REQUEST_ID_KEY = web.RequestKey("request_id", str)
 
 
 async def stamp_request_id(request: web.Request, response: web.StreamResponse) -> None:
