@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Literal
 from uuid import UUID
 
 import asyncpg
@@ -19,15 +18,13 @@ import structlog
 from app.core import sql
 from app.core.config import Settings
 from app.training.links import one_tap_link
-from app.training.messaging import Messenger
+from app.training.messaging import Messenger, Status
 from app.training.outbox import Draft, record
 from app.training.texts import due_text, flag_text
 
 log = structlog.get_logger("training.notifications")
 
 SQL = sql.load("messaging", "flag_notification")
-
-Notification = Literal["sent", "failed", "logged"]
 
 # The API client waits for this send: a shorter budget than a reminders run (at most
 # 2 attempts of 5 s with 1 s between them), so a provider outage delays a flag by ~11 s.
@@ -41,7 +38,7 @@ async def notify_flag(
     path_ids: Sequence[UUID],
     *,
     notify: bool,
-) -> Notification | None:
+) -> Status | None:
     """Send the rider a one-tap link to the paths a flag assigned; None when nothing to tell.
 
     `sent` when the provider accepted the message, `failed` when it returned an error (or

@@ -8,8 +8,11 @@ OpenAPI document.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from app.training.messaging import Status
 from app.training.riders import LANGUAGES, MARKETS, STATUSES
 
 FLAG_TYPES = (
@@ -20,7 +23,7 @@ FLAG_TYPES = (
     "equipment",
     "cancellations",
 )
-NOTIFICATIONS = ("sent", "failed", "logged")
+NOTIFICATIONS = get_args(Status)
 
 
 class StrictBoolean(fields.Boolean):
@@ -110,9 +113,10 @@ class AssignmentRequestSchema(Schema):
 
     pathId = fields.UUID(required=True)
     riderIds = fields.List(fields.String(), metadata={"maxItems": 250000})
-    markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)))
-    vehicleTypes = fields.List(fields.String())
-    statuses = fields.List(fields.String(validate=validate.OneOf(STATUSES)))
+    # Values are matched exactly; one that no rider has matches nobody (no enum is enforced).
+    markets = fields.List(fields.String(metadata={"example": "AE"}))
+    vehicleTypes = fields.List(fields.String(metadata={"example": "motorbike"}))
+    statuses = fields.List(fields.String(metadata={"example": "active"}))
 
 
 class AssignmentResultSchema(Schema):

@@ -1,5 +1,6 @@
 """The HTTP core: JSON errors in each family's shape, the access line, body limits, auth guards."""
 
+import asyncpg
 import pytest
 import structlog
 from aiohttp import web
@@ -13,6 +14,10 @@ from tests.conftest import make_settings
 
 async def boom(_request):
     raise RuntimeError("database exploded")
+
+
+async def deadlock(_request):
+    raise asyncpg.DeadlockDetectedError("deadlock detected")
 
 
 async def echo(request):
@@ -43,6 +48,7 @@ def start(aiohttp_client, database_url):
     async def start(**env):
         app = create_app(make_settings(**env), database_url)
         app.router.add_get("/api/v1/boom", boom)
+        app.router.add_post("/api/v1/deadlock", deadlock)
         app.router.add_get("/api/products/boom", boom)
         app.router.add_post("/api/v1/echo", echo)
         app.router.add_post("/api/v1/echo-bulk", echo_bulk)
@@ -84,6 +90,14 @@ async def test_unexpected_failure_is_json_500_with_traceback_in_log(start):
     failure = next(e for e in logs if e["event"] == "unhandled error")
     assert failure["log_level"] == "error"
     assert failure["exc_info"] is True
+
+
+async def test_a_concurrent_update_postgresql_rejects_is_409_conflict(start):
+    client = await start()
+    response = await client.post("/api/v1/deadlock")
+    assert response.status == 409
+    body = await response.json()
+    assert body["code"] == "conflict" and "retry" in body["error"]
 
 
 async def test_shop_failure_has_shop_shape(start):

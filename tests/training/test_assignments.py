@@ -139,6 +139,12 @@ async def test_neither_rider_ids_nor_filters_is_400(api, db, riders):
     assert await assigned(db) == set()
 
 
+async def test_missing_criteria_are_checked_before_the_path(api):
+    status, body = await api.post("/api/v1/assignments", {"pathId": str(uuid.uuid4())})
+    assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
+                                    "code": "invalid_request"})
+
+
 async def test_empty_rider_ids_assign_nobody_whatever_the_filters(api, db, riders):
     path = await add_path(db)
     for criteria in [{"riderIds": []}, {"riderIds": [], "markets": ["AE"]}]:
