@@ -10,6 +10,7 @@ import time
 
 import aiohttp
 from aiohttp import web
+from aiohttp.test_utils import unused_port
 
 from app.core.http import json_response
 from app.core.keys import POOL
@@ -40,14 +41,8 @@ async def test_in_flight_request_finishes_before_the_pool_closes(database_url):
     assert app[POOL]._closed
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_serve_exits_cleanly_on_sigterm(database_url):
-    port = _free_port()
+    port = unused_port()
     env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "HOST": "127.0.0.1"}
     server = subprocess.Popen(
         [sys.executable, "-m", "app", "serve"], env=env, stdout=subprocess.PIPE, text=True

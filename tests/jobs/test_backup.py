@@ -12,7 +12,6 @@ import structlog
 from app.core.database import pg_bin_dir
 from jobs import JOBS, JobFailed
 from jobs.backup import archive_name
-from tests.conftest import with_database
 
 backup = JOBS["backup"].run
 
@@ -35,17 +34,9 @@ def _row_counts(url):
         }
 
 
-@pytest.fixture
-def restored_url(pg_server_url):
-    name = "restored_backup"
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield with_database(pg_server_url, name)
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-
-async def test_backup_restores_into_a_fresh_database(job_context, db, database_url, restored_url):
+async def test_backup_restores_into_a_fresh_database(
+    job_context, db, database_url, empty_database_url
+):
     await db.execute(
         "INSERT INTO job_runs (job, slot) SELECT 'demo', now() - g * interval '1 day'"
         " FROM generate_series(1, 25) g"
@@ -64,13 +55,13 @@ async def test_backup_restores_into_a_fresh_database(job_context, db, database_u
             str(pg_bin_dir() / "pg_restore"),
             "--no-owner",
             "--no-privileges",
-            f"--dbname={restored_url}",
+            f"--dbname={empty_database_url}",
             str(context.settings.backup_dir / name),
         ],
         check=True,
         capture_output=True,
     )
-    counts = _row_counts(restored_url)
+    counts = _row_counts(empty_database_url)
     assert counts == _row_counts(database_url)
     assert counts["job_runs"] == 25
 
