@@ -8,10 +8,6 @@ rotating the key therefore invalidates outstanding cursors (a client starts with
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
 import re
 import uuid
 from collections.abc import Mapping, Sequence
@@ -19,6 +15,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import orjson
+
+from app.core import tokens
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 5000
@@ -28,7 +26,7 @@ SINCE_MESSAGE = "since must be an ISO date"
 NIL_COURSE = uuid.UUID(int=0)
 BEGINNING = datetime.min.replace(tzinfo=UTC)
 _DIGITS = re.compile(r"[0-9]+")
-_SIGNATURE_BYTES = 16
+CURSOR_PURPOSE = b"completions-cursor"
 
 Key = tuple[datetime, str, uuid.UUID]
 
@@ -96,39 +94,19 @@ def key_after(since: datetime | None) -> Key:
     return start, "", NIL_COURSE
 
 
-def _signer(api_key: str) -> bytes:
-    return hashlib.sha256(b"training completions cursor\0" + api_key.encode()).digest()
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def encode(completed_at: str, rider_id: str, course_id: str, api_key: str) -> str:
     """The cursor after a record; `completed_at` as printed (milliseconds, so exact)."""
-    payload = orjson.dumps([completed_at, rider_id, course_id])
-    signature = hmac.new(_signer(api_key), payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
-    return f"{_b64(payload)}.{_b64(signature)}"
+    return tokens.seal(api_key, CURSOR_PURPOSE, orjson.dumps([completed_at, rider_id, course_id]))
 
 
 def decode(cursor: str, api_key: str) -> Key:
     """The key a cursor encodes; BadCursor for anything this server did not issue."""
-    body, _, signature = cursor.partition(".")
     try:
-        payload, given = _unb64(body), _unb64(signature)
-    except (binascii.Error, ValueError):
-        raise BadCursor from None
-    expected = hmac.new(_signer(api_key), payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
-    if not hmac.compare_digest(given, expected):
-        raise BadCursor
-    try:
-        completed_at, rider_id, course_id = orjson.loads(payload)
+        completed_at, rider_id, course_id = orjson.loads(
+            tokens.unseal(api_key, CURSOR_PURPOSE, cursor)
+        )
         return datetime.fromisoformat(completed_at), rider_id, uuid.UUID(course_id)
-    except (ValueError, TypeError, OverflowError):
+    except (tokens.ForgedToken, ValueError, TypeError, OverflowError):
         raise BadCursor from None
 
 
