@@ -11,6 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
+from app.core import html
 from app.core.http import json_response
 
 DEFAULT_CODES = {
@@ -35,6 +36,9 @@ DEFAULT_MESSAGES = {
 
 # PostgreSQL cannot store U+0000 in text.
 NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
+
+# Pages riders open from a message: errors there are pages too, never JSON.
+HTML_PREFIXES = ("/t/",)
 
 SHOP_PREFIXES = ("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/")
 
@@ -61,6 +65,8 @@ def error_body(path: str, error: ApiError) -> dict[str, Any]:
 
 
 def error_response(path: str, error: ApiError) -> web.Response:
+    if path.startswith(HTML_PREFIXES):
+        return html.page(error.status, error.message, "Please try again later.")
     return json_response(error_body(path, error), status=error.status)
 
 

@@ -7,14 +7,13 @@ so the token in the address never travels to another site.
 
 from __future__ import annotations
 
-import html
 from datetime import UTC, datetime
 
 import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core import sql
+from app.core import html, sql
 from app.core.keys import POOL, SETTINGS
 from app.training.links import (
     LINK_PURPOSE,
@@ -46,25 +45,6 @@ DATABASE_DOWN = (
 )
 
 
-def _page(status: int, title: str, *paragraphs: str, items: list[str] | None = None):
-    parts = [f"<h1>{html.escape(title)}</h1>"]
-    parts += [f"<p>{html.escape(text)}</p>" for text in paragraphs]
-    if items:
-        parts.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>")
-    document = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title></head><body>{''.join(parts)}</body></html>"
-    )
-    return web.Response(
-        text=document,
-        status=status,
-        content_type="text/html",
-        charset="utf-8",
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
-    )
-
-
 def _sign_in(response: web.Response, settings, rider_id: str, now: datetime) -> None:
     response.set_cookie(
         SESSION_COOKIE,
@@ -82,7 +62,7 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set", refused="one-tap sign-in")
-        return _page(
+        return html.page(
             503,
             "Sign-in is not available right now",
             "Your training is still assigned to you. Please try the link again later.",
@@ -93,19 +73,19 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
     except InvalidToken as exc:
         log.info("one-tap link refused", reason=str(exc))
         if str(exc) == "expired":
-            return _page(400, "This link has expired", NEW_LINK_HINT)
-        return _page(400, "This link is not valid", NEW_LINK_HINT)
+            return html.page(400, "This link has expired", NEW_LINK_HINT)
+        return html.page(400, "This link is not valid", NEW_LINK_HINT)
     try:
         rows = await request.app[POOL].fetch(SQL.rider_open_training, rider_id)
     except DATABASE_DOWN:
         log.exception("one-tap page without database")
-        return _page(503, "Your training cannot be shown right now", "Please try again soon.")
+        return html.page(503, "Your training cannot be shown right now", "Please try again soon.")
     if not rows:
         log.info("one-tap link refused", reason="unknown rider")
-        return _page(400, "This link is not valid", NEW_LINK_HINT)
+        return html.page(400, "This link is not valid", NEW_LINK_HINT)
     if rows[0]["status"] == "inactive":
         log.info("one-tap link refused", reason="inactive rider")
-        return _page(
+        return html.page(
             403, "Your account is not active", "Please contact your training team."
         )
     open_paths = [due_text(r["path"], r["deadline"], now) for r in rows if r["path"] is not None]
@@ -114,7 +94,7 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
         if open_paths
         else "You have no open training. Well done!"
     )
-    response = _page(200, f"Hi {rows[0]['name']}", summary, items=open_paths)
+    response = html.page(200, f"Hi {rows[0]['name']}", summary, items=open_paths)
     _sign_in(response, settings, rider_id, now)
     log.info("one-tap sign-in", rider_id=rider_id)
     return response

@@ -195,3 +195,12 @@ async def test_database_down_is_a_clear_503_page(client, db, pg_server_url, data
             await _refused(client, token, 503, "Your training cannot be shown right now")
         finally:
             await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
+@pytest.mark.parametrize(("method", "path", "status"),
+                         [("POST", "/t/anything", 405), ("GET", "/t/a/b", 404)])
+async def test_errors_under_the_link_path_are_pages_not_json(client, method, path, status):
+    response = await client.request(method, path)
+    assert response.status == status
+    assert response.content_type == "text/html"
+    assert "<h1>" in await response.text()
