@@ -48,7 +48,7 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set")
     app = create_app(settings, url)
-    scheduler.setup(app, url)
+    scheduler.setup(app)
     loop = uvloop.new_event_loop()
     # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
     web.run_app(

@@ -7,7 +7,7 @@ from aiohttp import web
 from app.core import database, openapi
 from app.core.config import Settings
 from app.core.http import CLIENT_MAX_SIZE
-from app.core.keys import POOL, SETTINGS
+from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.core.middleware import request_context, stamp_request_id
 from app.families import FAMILIES
 
@@ -39,6 +39,7 @@ def pool_context(database_url: str):
 def create_app(settings: Settings, database_url: str) -> web.Application:
     app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
     app[SETTINGS] = settings
+    app[DATABASE_URL] = database_url
     app.on_response_prepare.append(stamp_request_id)
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:

@@ -14,7 +14,7 @@ import structlog
 from aiohttp import web
 
 from app.core import sql
-from app.core.keys import POOL, SETTINGS
+from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
@@ -39,8 +39,8 @@ async def run_locked(job: Job, context: JobContext, slot: datetime | None = None
             await conn.fetchval(SQL.unlock, job.lock_id)
 
 
-async def scheduled_run(job: Job, app: web.Application, database_url: str) -> None:
-    context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=database_url)
+async def scheduled_run(job: Job, app: web.Application) -> None:
+    context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=app[DATABASE_URL])
     slot = datetime.now(UTC).replace(second=0, microsecond=0)
     try:
         await run_locked(job, context, slot)
@@ -53,12 +53,10 @@ async def scheduled_run(job: Job, app: web.Application, database_url: str) -> No
         log.exception("job failed", job=job.name)
 
 
-def setup(app: web.Application, database_url: str) -> None:
+def setup(app: web.Application) -> None:
     async def crons(app: web.Application):
         started = [
-            aiocron.crontab(
-                job.schedule, func=scheduled_run, args=(job, app, database_url), start=True
-            )
+            aiocron.crontab(job.schedule, func=scheduled_run, args=(job, app), start=True)
             for job in JOBS.values()
         ]
         yield

@@ -7,3 +7,5 @@ from app.core.config import Settings
 
 SETTINGS = web.AppKey("settings", Settings)
 POOL = web.AppKey("pool", asyncpg.Pool)
+# The database the pool serves, for jobs that run PostgreSQL's client programs.
+DATABASE_URL = web.AppKey("database_url", str)

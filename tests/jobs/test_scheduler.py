@@ -10,7 +10,7 @@ from aiohttp import web
 
 from app.core import database
 from app.core.database import pg_bin_dir
-from app.core.keys import POOL, SETTINGS
+from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.web import create_app
 from jobs import JOBS, Job, JobFailed, scheduler
 from jobs.scheduler import JobLocked, run_locked, scheduled_run
@@ -31,6 +31,7 @@ async def _process(database_url) -> web.Application:
     app = web.Application()
     app[SETTINGS] = make_settings()
     app[POOL] = await database.create_pool(database_url, min_size=1, max_size=2)
+    app[DATABASE_URL] = database_url
     return app
 
 
@@ -41,7 +42,7 @@ async def test_two_processes_firing_together_run_the_job_once(database_url, db):
     try:
         with structlog.testing.capture_logs() as logs:
             await asyncio.gather(
-                scheduled_run(job, first, database_url), scheduled_run(job, second, database_url)
+                scheduled_run(job, first), scheduled_run(job, second)
             )
     finally:
         await first[POOL].close()
@@ -73,7 +74,7 @@ async def test_failed_job_logs_one_error_line_and_releases_the_lock(job_context,
     app = await _process(database_url)
     try:
         with structlog.testing.capture_logs() as logs:
-            await scheduled_run(job, app, database_url)
+            await scheduled_run(job, app)
     finally:
         await app[POOL].close()
     (line,) = [e for e in logs if e["event"] == "job failed"]
@@ -97,7 +98,7 @@ async def test_live_schedulers_in_two_processes_share_each_slot(
     monkeypatch.setattr(scheduler, "JOBS", {"counting": every_second})
     for _ in range(2):
         app = create_app(make_settings(), database_url)
-        scheduler.setup(app, database_url)
+        scheduler.setup(app)
         await aiohttp_client(app)
     with structlog.testing.capture_logs() as logs:
         await asyncio.sleep(2.2)
