@@ -6,44 +6,19 @@ questions loaded with them.
 
 from __future__ import annotations
 
-from typing import Any
-
-import orjson
-
 from app.checks import questioner, store
 from app.checks.schemas import CheckRecordSchema, QuestionRecordSchema
-from app.core.loader import RecordError, Section, schema_validator
-
-_validate_questions = schema_validator(QuestionRecordSchema)
-_validate_checks = schema_validator(CheckRecordSchema)
+from app.core.loader import Section, json_text, unique, validated
 
 
-def _unique(records: list[dict], key: str) -> None:
-    first_at: dict[Any, int] = {}
-    for index, record in enumerate(records):
-        if record[key] in first_at:
-            raise RecordError(
-                index, key, f"{record[key]} is already used by record {first_at[record[key]]}"
-            )
-        first_at[record[key]] = index
-
-
-def validate_questions(records: list[Any]) -> list[dict]:
-    questions = _validate_questions(records)
-    _unique(questions, "question_id")
-    return questions
-
-
-def validate_checks(records: list[Any]) -> list[dict]:
-    checks = _validate_checks(records)
-    _unique(checks, "id")
+def _answered_once(checks: list[dict]) -> list[dict]:
     for index, check in enumerate(checks):
         questioner.check_duplicates(index, check["answers"])
     return checks
 
 
-def _json_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
+validate_questions = validated(QuestionRecordSchema, unique("question_id"))
+validate_checks = validated(CheckRecordSchema, unique("id"), _answered_once)
 
 
 async def write_checks(conn, checks: list[dict]) -> None:
@@ -66,8 +41,8 @@ async def write_checks(conn, checks: list[dict]) -> None:
                 check["id"], check["rider_id"], check["rider_name"],
                 check["third_party_logistics"], check["recorder_id"], check["check_date"],
                 check["timezone"], check["country_code"], check["id_validation"],
-                check["license_plate"], None if reported is None else _json_text(reported),
-                _json_text(answers),
+                check["license_plate"], None if reported is None else json_text(reported),
+                json_text(answers),
             )
         )
     await store.upsert_checks(conn, rows)

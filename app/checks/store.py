@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import asyncpg
-import orjson
 
 from app.core import database, sql
+from app.core.loader import columns, json_text
 
 SQL = sql.load(
     "checks",
@@ -81,9 +81,9 @@ async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> Non
         return
     await conn.execute(
         SQL.upsert_questions,
-        *_columns(records, ("question_id", "question", "question_type", "country_id", "category",
-                            "image_url")),
-        [orjson.dumps(record["answers"]).decode() for record in records],
+        *columns(records, "question_id", "question", "question_type", "country_id", "category",
+                 "image_url"),
+        [json_text(record["answers"]) for record in records],
     )
 
 
@@ -94,8 +94,3 @@ async def upsert_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
     if not rows:
         return
     await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows)))
-
-
-def _columns(records: list[dict], names: tuple[str, ...]) -> list[list]:
-    return [[record[name] for record in records] for name in names]
-

@@ -64,6 +64,51 @@ def schema_validator(schema: type[Schema]) -> Validator:
     return validate
 
 
+def validated(schema: type[Schema], *checks: Validator) -> Validator:
+    """Load every record with `schema`, then run each check over the section."""
+    load = schema_validator(schema)
+
+    def validate(records: list[Any]) -> list[Any]:
+        records = load(records)
+        for check in checks:
+            records = check(records)
+        return records
+
+    return validate
+
+
+def unique(*names: str) -> Validator:
+    """A check: no two records of the section share a value of any of these fields."""
+
+    def check(records: list[Any]) -> list[Any]:
+        for name in names:
+            seen: set[Any] = set()
+            for index, record in enumerate(records):
+                value = record.get(name)
+                if value is None:
+                    continue
+                if value in seen:
+                    raise RecordError(index, name, f"duplicate {name} {value!r} in this section")
+                seen.add(value)
+        return records
+
+    return check
+
+
+def column(records: list[Any], name: str) -> list[Any]:
+    return [record[name] for record in records]
+
+
+def columns(records: list[Any], *names: str) -> list[list[Any]]:
+    """The records as one array per field, for `unnest`."""
+    return [column(records, name) for name in names]
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON text, for a `json`/`jsonb` parameter."""
+    return orjson.dumps(value).decode()
+
+
 def read_document(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()

@@ -6,10 +6,17 @@ from collections.abc import Iterable
 from typing import Any
 
 import asyncpg
-import orjson
 
 from app.core import sql
-from app.core.loader import RecordError, Section
+from app.core.loader import (
+    RecordError,
+    Section,
+    column,
+    columns,
+    json_text,
+    unique,
+    validated,
+)
 from app.shop import store
 from app.shop.records import (
     CurrencyRateRecord,
@@ -21,9 +28,7 @@ from app.shop.records import (
     UserKitRecord,
     UserProductRecord,
     UserRecord,
-    unique,
     unique_pairs,
-    validated,
 )
 from app.shop.schemas import ADDRESS_FIELDS
 
@@ -79,15 +84,6 @@ async def require_fields(conn: asyncpg.Connection, records: list[Any], **kinds: 
     """Every record's `field` (keyword) names a stored row of its kind (value)."""
     for field, kind in kinds.items():
         await require(conn, kind, ((i, field, r[field]) for i, r in enumerate(records)))
-
-
-def column(records: list[Any], name: str) -> list[Any]:
-    return [record[name] for record in records]
-
-
-def columns(records: list[Any], *names: str) -> list[list[Any]]:
-    """The records as one array per field, for `unnest`."""
-    return [column(records, name) for name in names]
 
 
 async def write_partners(conn: asyncpg.Connection, records: list[Any]) -> None:
@@ -177,10 +173,6 @@ async def write_tiers(conn: asyncpg.Connection, records: list[Any]) -> None:
     )
 
 
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
 def _epoch(moment) -> int:
     return int(moment.timestamp() // 1)
 
@@ -221,18 +213,18 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
             "delivery_subsidization",
         ),
         [
-            _json([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]])
+            json_text([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]])
             for r in records
         ],
         [r["payment"]["plan"] for r in records],
         [r["payment"]["installments_total"] for r in records],
-        [_json(r["tracking_numbers"]) for r in records],
+        [json_text(r["tracking_numbers"]) for r in records],
         [r["payment"]["installments_paid"] for r in records],
         [r["payment"]["failed"] for r in records],
         *columns(records, "subscription_status", "subscription_overdue"),
         [r["exchange"]["status"] if r["exchange"] else None for r in records],
         [
-            _json(
+            json_text(
                 [
                     {"timestamp": _epoch(f["timestamp"]), "reason": f["reason"]}
                     for f in r["delivery_failures"]
@@ -275,7 +267,7 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
             p["other"],
             p["reason"],
             p["timestamp"],
-            _json(p["images"]),
+            json_text(p["images"]),
         )
         for r in records
         if r["exchange"]

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields, post_load, validate
 
 from app.core.fields import Text
-from app.core.loader import RecordError, schema_validator
+from app.core.loader import RecordError
 from app.shop.schemas import (
     ADDRESS_FIELDS,
     CHANNELS,
@@ -169,36 +169,6 @@ class OrderRecord(Schema):
     subscription_overdue = fields.Boolean(load_default=False)
     delivery_failures = fields.List(fields.Nested(DeliveryFailureRecord), load_default=list)
     exchange = fields.Nested(ExchangeRecord, load_default=None, allow_none=True)
-
-
-def unique(key: str, *fields_: str) -> Callable[[list[Any]], list[Any]]:
-    """A validator step: no two records of the section share a value of these fields."""
-
-    def check(records: list[Any]) -> list[Any]:
-        for name in (key, *fields_):
-            seen: set[Any] = set()
-            for index, record in enumerate(records):
-                value = record.get(name)
-                if value is None:
-                    continue
-                if value in seen:
-                    raise RecordError(index, name, f"duplicate {name} {value!r} in this section")
-                seen.add(value)
-        return records
-
-    return check
-
-
-def validated(schema: type[Schema], *checks: Callable[[list[Any]], list[Any]]):
-    load = schema_validator(schema)
-
-    def validate_records(records: list[Any]) -> list[Any]:
-        records = load(records)
-        for check in checks:
-            records = check(records)
-        return records
-
-    return validate_records
 
 
 def unique_pairs(first: str, second: str) -> Callable[[list[Any]], list[Any]]:
