@@ -6,6 +6,7 @@ run in any order and never see each other's rows.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import shutil
 import tempfile
@@ -76,6 +77,29 @@ def database_url(pg_server_url, template_url):
     _admin(pg_server_url, f"CREATE DATABASE {name} TEMPLATE template_rider_ops STRATEGY WAL_LOG")
     yield with_database(pg_server_url, name)
     _admin(pg_server_url, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def database_down(pg_server_url, database_url):
+    """`async with database_down():` the test's database refuses new connections and drops
+    the open ones (the app's pool and the `db` fixture's connection) until the block ends."""
+    name = urlsplit(database_url).path.lstrip("/")
+
+    @contextlib.asynccontextmanager
+    async def down():
+        async with database.connect(pg_server_url) as admin:
+            await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                name,
+            )
+            try:
+                yield
+            finally:
+                await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+    return down
 
 
 @pytest.fixture

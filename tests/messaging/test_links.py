@@ -2,12 +2,10 @@
 
 from datetime import UTC, datetime, timedelta
 from http.cookies import SimpleCookie
-from urllib.parse import urlsplit
 
 import pytest
 import structlog
 
-from app.core import database
 from app.training.links import (
     LINK_PURPOSE,
     SESSION_COOKIE,
@@ -179,22 +177,11 @@ async def test_sign_in_refused_without_a_session_secret_while_the_api_works(
     assert api.status == 200
 
 
-async def test_database_down_is_a_clear_503_page(client, db, pg_server_url, database_url):
+async def test_database_down_is_a_clear_503_page(client, db, database_down):
     await add_rider(db, "R-1")
     token = _token(one_tap_link(make_settings(), "R-1", datetime.now(UTC)))
-    name = urlsplit(database_url).path.lstrip("/")
-    async with database.connect(pg_server_url) as admin:
-        # The database refuses new connections and drops the app's open ones.
-        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = $1 AND pid <> pg_backend_pid()",
-            name,
-        )
-        try:
-            await _refused(client, token, 503, "Your training cannot be shown right now")
-        finally:
-            await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    async with database_down():
+        await _refused(client, token, 503, "Your training cannot be shown right now")
 
 
 @pytest.mark.parametrize(("method", "path", "status"),

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_rider, utc
 
 CURSOR_MESSAGE = "cursor must be the nextCursor value from a previous page"
@@ -164,3 +165,16 @@ async def test_tampered_or_foreign_cursors_are_400(api, make_client, four_days):
                                headers={"x-api-key": "another-key"})
     assert response.status == 400
     assert await response.json() == {"error": CURSOR_MESSAGE, "code": "invalid_request"}
+
+
+async def test_the_uptime_call_answers_500_while_the_database_is_down(client, database_down):
+    # Spec: `GET /api/v1/completions?limit=1` answers 200 only when the database works.
+    async with database_down():
+        response = await client.get("/api/v1/completions?limit=1", headers=AUTH)
+        assert response.status == 500
+        assert await response.json() == {"error": "Internal server error",
+                                         "code": "internal_error"}
+    # The pool replaces its dropped connections: once the database is back, so is the answer.
+    statuses = [(await client.get("/api/v1/completions?limit=1", headers=AUTH)).status
+                for _ in range(3)]
+    assert statuses[-1] == 200
