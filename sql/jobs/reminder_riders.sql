@@ -5,7 +5,7 @@
 -- (see bench/README.md), because an index on open deadlines would slow every bulk assignment.
 -- Riders and paths by their primary keys (or hashed, when the planner prefers).
 WITH picked AS (
-    SELECT a.rider_id, a.assignment_id, a.deadline, p.name AS path
+    SELECT a.rider_id, r.name, r.phone, a.assignment_id, a.deadline, p.name AS path
     FROM assignments a
     JOIN riders r ON r.rider_id = a.rider_id
     JOIN paths p ON p.path_id = a.path_id
@@ -13,10 +13,9 @@ WITH picked AS (
     ORDER BY a.deadline, a.assignment_id
     LIMIT $1
 )
-SELECT r.rider_id, r.name, r.phone,
-       array_agg(picked.path ORDER BY picked.deadline, picked.assignment_id) AS paths,
-       array_agg(picked.deadline ORDER BY picked.deadline, picked.assignment_id) AS deadlines
+SELECT rider_id, name, phone,
+       array_agg(path ORDER BY deadline, assignment_id) AS paths,
+       array_agg(deadline ORDER BY deadline, assignment_id) AS deadlines
 FROM picked
-JOIN riders r ON r.rider_id = picked.rider_id
-GROUP BY r.rider_id
-ORDER BY min(picked.deadline), r.rider_id
+GROUP BY rider_id, name, phone
+ORDER BY min(deadline), rider_id
