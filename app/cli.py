@@ -94,6 +94,7 @@ async def _load_files(url: str, paths: list[Path]) -> None:
 
 def load_data(settings: Settings, args: argparse.Namespace) -> None:
     url = _database_url(settings)
+    _migrate(url)  # a fresh database has no tables to load into yet
     asyncio.run(_load_files(url, [Path(p) for p in args.files]))
 
 
@@ -116,6 +117,7 @@ async def _demo(url: str, riders: int) -> None:
 
 def demo_data(settings: Settings, args: argparse.Namespace) -> None:
     url = _database_url(settings)
+    _migrate(url)  # a fresh database has no tables to fill yet
     asyncio.run(_demo(url, args.riders))
 
 

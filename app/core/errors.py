@@ -36,6 +36,8 @@ DEFAULT_MESSAGES = {
 
 # PostgreSQL cannot store U+0000 in text.
 NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
+# ... nor a lone UTF-16 surrogate, which JSON can spell (`"\ud800"`) but Unicode text cannot hold.
+SURROGATE_MESSAGE = "Text must not contain an unpaired surrogate (\\ud800 to \\udfff)."
 
 # Pages riders open from a message: errors there are pages too, never JSON.
 HTML_PREFIXES = ("/t/",)

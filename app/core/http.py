@@ -2,16 +2,44 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
+import re
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from aiohttp import web
 
-SMALL_BODY_LIMIT = 1024 * 1024
-BULK_BODY_LIMIT = 32 * 1024 * 1024
-# The server accepts up to the bulk limit; every other route reads at most SMALL_BODY_LIMIT.
-CLIENT_MAX_SIZE = BULK_BODY_LIMIT
+MiB = 1024 * 1024
+SMALL_BODY_LIMIT = MiB
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """What a bulk route's body may hold. A parsed body costs far more memory than its bytes
+    (an empty `{}` is 3 bytes and a 64-byte object), so the size is what the route's maximum
+    needs, and the number of objects and arrays is counted before parsing."""
+
+    limit: int
+    containers: int
+
+
+# 5,000 riders of every field at its longest (~0.7 kB in ASCII, ~1.2 kB in Arabic script).
+RIDERS = Bulk(limit=8 * MiB, containers=2 * 5000 + 16)
+# 250,000 rider IDs of up to 64 characters (67 bytes each with quotes and comma: 16.8 MB).
+ASSIGNMENTS = Bulk(limit=20 * MiB, containers=16)
+# 5,000 import records of up to six 255-character texts.
+IMPORT = Bulk(limit=12 * MiB, containers=2 * 5000 + 16)
+# The server takes up to the largest bulk limit; other routes read at most SMALL_BODY_LIMIT.
+CLIENT_MAX_SIZE = max(RIDERS.limit, ASSIGNMENTS.limit, IMPORT.limit)
+# Bulk requests handled at once per process (others wait up to BULK_WAIT seconds, then 503):
+# with the containers capped, the worst body of each costs a few hundred MB while handled.
+BULK_CONCURRENCY = 2
+BULK_WAIT = 30.0
 
 
 class BodyTooLarge(Exception):
@@ -20,6 +48,19 @@ class BodyTooLarge(Exception):
 
 class InvalidJson(Exception):
     pass
+
+
+class TooManyValues(InvalidJson):
+    """More objects and arrays than the route's largest valid body holds."""
+
+
+class Busy(Exception):
+    """Every bulk slot stayed taken for BULK_WAIT seconds."""
+
+
+class UnpairedSurrogate(Exception):
+    """A JSON string held an unpaired surrogate escape (`"\\ud800"`): valid JSON, but no
+    Unicode text, so PostgreSQL cannot store it."""
 
 
 def dumps(value: Any) -> bytes:
@@ -62,11 +103,91 @@ def loads(body: bytes) -> Any:
     except orjson.JSONDecodeError:
         pass
     try:
-        return json.loads(body, parse_constant=_reject_constant)
+        value = json.loads(body, parse_constant=_reject_constant)
     except (ValueError, RecursionError):
         raise InvalidJson from None
+    # orjson refuses unpaired surrogates; the standard library lets them through.
+    if _has_surrogate(value):
+        raise UnpairedSurrogate
+    return value
+
+
+def _has_surrogate(value: Any) -> bool:
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not _encodable(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 async def read_json(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> Any:
     """The parsed JSON body. Raises InvalidJson for an empty or malformed body."""
     return loads(await read_body(request, limit))
+
+
+async def read_bulk_json(request: web.Request, bulk: Bulk) -> Any:
+    """The parsed JSON body of a bulk route; TooManyValues before parsing a body with more
+    objects and arrays than `bulk` allows."""
+    body = await read_body(request, bulk.limit)
+    if _containers(body, bulk.containers) > bulk.containers:
+        raise TooManyValues
+    return loads(body)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _containers(body: bytes, allowed: int) -> int:
+    """How many objects and arrays `body` opens: the brackets outside strings. Counting all
+    brackets is fast and an upper bound; strings are only skipped when that bound is over."""
+    count = body.count(b"{") + body.count(b"[")
+    if count <= allowed:
+        return count
+    outside = _STRING.sub(b"", body)
+    return outside.count(b"{") + outside.count(b"[")
+
+
+_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _bulk_slots() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    if loop not in _slots:
+        _slots[loop] = asyncio.Semaphore(BULK_CONCURRENCY)
+    return _slots[loop]
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def bulk_route(handler: Handler) -> Handler:
+    """At most BULK_CONCURRENCY of the decorated handlers run at once in a process."""
+
+    @functools.wraps(handler)
+    async def limited(request: web.Request) -> web.StreamResponse:
+        slots = _bulk_slots()
+        try:
+            await asyncio.wait_for(slots.acquire(), BULK_WAIT)
+        except asyncio.TimeoutError:
+            raise Busy from None
+        try:
+            return await handler(request)
+        finally:
+            slots.release()
+
+    return limited

@@ -44,6 +44,9 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     root.setLevel(level)
     # aiohttp's own access log is replaced by the request middleware's line.
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    # The pool retries its connections through an outage with a traceback a try; the request
+    # middleware reports the outage itself, one line now and then.
+    logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
 
 
 def get(name: str | None = None):

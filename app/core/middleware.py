@@ -17,12 +17,14 @@ from aiohttp import web
 
 from app.core.errors import (
     NUL_MESSAGE,
+    SURROGATE_MESSAGE,
     ApiError,
     error_response,
     from_http_exception,
     is_shop_path,
 )
-from app.core.http import BodyTooLarge, InvalidJson
+from app.core.database import UNAVAILABLE
+from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
 
 log = structlog.get_logger("app.http")
 
@@ -37,12 +39,57 @@ CONFLICT = ApiError(
 
 
 def _logged_path(request: web.Request) -> str:
-    """The path, or its route template when the path carries a credential (`{token}`)."""
+    """The path, or its route template when the path carries a credential (`{token}`).
+
+    A path under a token route's prefix that matched nothing (404, 405) may hold a token too:
+    it is logged as that route's template as well."""
     resource = request.match_info.route.resource
-    if resource is not None and "{token}" in resource.canonical:
-        return resource.canonical
+    if resource is not None:
+        return resource.canonical if "{token}" in resource.canonical else request.path
+    for template in _token_templates(request.app):
+        if request.path.startswith(template.partition("{token}")[0]):
+            return template
     return request.path
 
+
+def _token_templates(app: web.Application) -> list[str]:
+    return [
+        resource.canonical
+        for resource in app.router.resources()
+        if "{token}" in resource.canonical
+    ]
+
+
+class OutageLog:
+    """One `database unavailable` line per error class per INTERVAL seconds: an outage fails
+    every request, and a traceback each would bury the log."""
+
+    INTERVAL = 5.0
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+        self._suppressed: dict[str, int] = {}
+
+    def failure(self, exc: BaseException) -> None:
+        kind = type(exc).__name__
+        now = time.monotonic()
+        if now - self._last.get(kind, -self.INTERVAL) < self.INTERVAL:
+            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
+            return
+        self._last[kind] = now
+        log.error(
+            "database unavailable",
+            error_class=kind,
+            error=str(exc)[:200],
+            suppressed=self._suppressed.pop(kind, 0),
+        )
+
+
+OUTAGES = OutageLog()
+
+
+TOO_MANY_VALUES = "The request body holds more objects and arrays than this endpoint takes."
+BUSY = ApiError(503, "Too many bulk requests at once; retry later with backoff.", "busy")
 
 REQUEST_ID_KEY = web.RequestKey("request_id", str)
 
@@ -51,6 +98,13 @@ async def stamp_request_id(request: web.Request, response: web.StreamResponse) -
     """on_response_prepare: every response, streamed ones too, carries the request id."""
     if REQUEST_ID_KEY in request:
         response.headers[REQUEST_ID_HEADER] = request[REQUEST_ID_KEY]
+
+
+async def forbid_caching(_request: web.Request, response: web.StreamResponse) -> None:
+    """on_response_prepare: JSON answers hold emails, phones and addresses; no cache (a
+    browser's or a proxy's) may keep them."""
+    if response.content_type == "application/json":
+        response.headers.setdefault("Cache-Control", "no-store")
 
 
 def _request_id(request: web.Request) -> str:
@@ -66,23 +120,40 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        return error_response(request.path, from_http_exception(exc))
+        response = error_response(request.path, from_http_exception(exc))
+        if "Allow" in exc.headers:  # a 405 names the methods the path takes (RFC 9110)
+            response.headers["Allow"] = exc.headers["Allow"]
+        return response
     except BodyTooLarge:
         return error_response(request.path, ApiError(413, "Request body too large"))
+    except TooManyValues:
+        return error_response(request.path, ApiError(400, TOO_MANY_VALUES))
     except InvalidJson:
         return error_response(request.path, ApiError(400, "The request body is not valid JSON."))
+    except Busy:
+        response = error_response(request.path, BUSY)
+        response.headers["Retry-After"] = "5"
+        return response
+    except UnpairedSurrogate:
+        return error_response(request.path, _unstorable(request, SURROGATE_MESSAGE))
     except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
         log.warning("concurrent update conflict")
         return error_response(request.path, CONFLICT)
     except (asyncpg.CharacterNotInRepertoireError, asyncpg.UntranslatableCharacterError):
         # Text PostgreSQL cannot store (U+0000) reached a statement, which then failed whole.
-        status = 422 if is_shop_path(request.path) else 400
-        return error_response(request.path, ApiError(status, NUL_MESSAGE))
+        return error_response(request.path, _unstorable(request, NUL_MESSAGE))
     except asyncio.CancelledError:
         raise
+    except UNAVAILABLE as exc:
+        OUTAGES.failure(exc)
+        return error_response(request.path, ApiError(500, "Internal server error"))
     except Exception:
         log.exception("unhandled error", method=request.method, path=_logged_path(request))
         return error_response(request.path, ApiError(500, "Internal server error"))
+
+
+def _unstorable(request: web.Request, message: str) -> ApiError:
+    return ApiError(422 if is_shop_path(request.path) else 400, message)
 
 
 @web.middleware

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from app.core.fields import integer_text
 from app.shop import laravel as lv
 from app.shop.schemas import MAX_IMPORT, ImportRecordSchema, email_key
 
@@ -79,7 +80,7 @@ def echo(record: Any) -> dict[str, Any]:
     given_id, ridehail_id = _as_given(record.get("id")), _as_given(record.get("ridehail_id"))
     email = record.get("email")
     return {
-        "id": int(given_id) if str(given_id).isdigit() else None,
+        "id": given_id if isinstance(given_id, int) else integer_text(given_id or ""),
         "ridehail_id": None if ridehail_id is None else str(ridehail_id),
         "email": email if isinstance(email, str) else None,
     }

@@ -11,6 +11,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from app.core.errors import ApiError
+from app.core.fields import Integer
 
 TRUTHY = {True, 1, "1", "true"}
 FALSY = {False, 0, "0", "false"}
@@ -40,7 +41,7 @@ def _messages(name: str, kind: str) -> dict[str, str]:
 BIGINT = 2**63
 
 
-class _Integer(fields.Integer):
+class _Integer(Integer):
     """An integer the database can hold: a larger one is "not an integer" rather than a crash."""
 
     def _validated(self, value):

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, post_load, validate
 
-from app.core.fields import Text
+from app.core.fields import Decimal, Integer, Text
 from app.core.loader import RecordError
 from app.shop.schemas import (
     ADDRESS_FIELDS,
@@ -23,12 +23,12 @@ STATUSES = ("PROCESSING", "PAID", "FORWARDED", "SENT", "DELIVERED", "MANUAL_DELI
 Time = fields.AwareDateTime
 
 
-def Quantity() -> fields.Integer:  # noqa: N802 - used like a field class
-    return fields.Integer(required=True, validate=validate.Range(1, 1000))
+def Quantity() -> Integer:  # noqa: N802 - used like a field class
+    return Integer(required=True, validate=validate.Range(1, 1000))
 
 
-def Money() -> fields.Decimal:  # noqa: N802 - used like a field class
-    return fields.Decimal(load_default=0, validate=validate.Range(min=0))
+def Money() -> Decimal:  # noqa: N802 - used like a field class
+    return Decimal(load_default=0, validate=validate.Range(min=0))
 
 
 class PartnerRecord(Schema):
@@ -36,7 +36,7 @@ class PartnerRecord(Schema):
 
 
 class ProductRecord(Schema):
-    id = fields.Integer(required=True, validate=validate.Range(min=1))
+    id = Integer(required=True, validate=validate.Range(min=1))
     product_name = Text(required=True, validate=validate.Length(min=1))
     category_name = Text(load_default="")
     is_branded = fields.Boolean(load_default=False)
@@ -46,7 +46,7 @@ class ProductRecord(Schema):
 
 
 class KitRecord(Schema):
-    product_id = fields.Integer(required=True)
+    product_id = Integer(required=True)
     quantity = Quantity()
     mandatory = fields.Boolean(required=True)
 
@@ -56,14 +56,14 @@ class PartnerKitRecord(KitRecord):
 
 
 class UserRecord(Schema):
-    id = fields.Integer(required=True, validate=validate.Range(min=1))
+    id = Integer(required=True, validate=validate.Range(min=1))
     email = fields.Email(required=True)
     ridehail_id = RidehailId(load_default=None, allow_none=True)
     agency_id = Text(load_default=None, allow_none=True, validate=validate.Length(min=1))
     first_name = Text(required=True, validate=validate.Length(min=1))
     last_name = Text(required=True, validate=validate.Length(min=1))
     partner_name = Text(required=True)
-    active = fields.Integer(required=True, validate=validate.OneOf((0, 1)))
+    active = Integer(required=True, validate=validate.OneOf((0, 1)))
 
     @post_load
     def fold_email(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
@@ -71,27 +71,27 @@ class UserRecord(Schema):
 
 
 class UserKitRecord(KitRecord):
-    user_id = fields.Integer(required=True)
+    user_id = Integer(required=True)
 
 
 class UserProductRecord(Schema):
-    id = fields.Integer(required=True, validate=validate.Range(min=1))
-    user_id = fields.Integer(required=True)
-    product_id = fields.Integer(required=True)
-    order_id = fields.Integer(load_default=None, allow_none=True)
+    id = Integer(required=True, validate=validate.Range(min=1))
+    user_id = Integer(required=True)
+    product_id = Integer(required=True)
+    order_id = Integer(load_default=None, allow_none=True)
     assigned_at = Time(required=True, allow_none=True)
     channel = Text(required=True, allow_none=True, validate=validate.OneOf(CHANNELS))
 
 
 class CurrencyRateRecord(Schema):
     currency = Text(required=True, validate=validate.Regexp(r"^[A-Z]{3}$"))
-    eur_rate = fields.Decimal(required=True, validate=validate.Range(min=0, min_inclusive=False))
+    eur_rate = Decimal(required=True, validate=validate.Range(min=0, min_inclusive=False))
 
 
 class TierRecord(Schema):
     ridehail_tier = Text(required=True, validate=validate.Length(min=1))
     name = Text(required=True)
-    discount_percent = fields.Decimal(required=True, validate=validate.Range(0, 100))
+    discount_percent = Decimal(required=True, validate=validate.Range(0, 100))
 
 
 AddressRecord = Schema.from_dict(
@@ -109,9 +109,9 @@ class StatusRecord(Schema):
 
 
 class ItemRecord(Schema):
-    product_id = fields.Integer(required=True)
-    quantity = fields.Integer(required=True, validate=validate.Range(min=1))
-    unit_price = fields.Decimal(required=True, validate=validate.Range(min=0))
+    product_id = Integer(required=True)
+    quantity = Integer(required=True, validate=validate.Range(min=1))
+    unit_price = Decimal(required=True, validate=validate.Range(min=0))
     has_bag = fields.Boolean(required=True)
     subsidization = Money()
     wyb_discount = Money()
@@ -119,8 +119,8 @@ class ItemRecord(Schema):
 
 class PaymentRecord(Schema):
     plan = Text(required=True, validate=validate.OneOf(("one_time", "pay_later", "installments")))
-    installments_total = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    installments_paid = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    installments_total = Integer(load_default=0, validate=validate.Range(min=0))
+    installments_paid = Integer(load_default=0, validate=validate.Range(min=0))
     failed = fields.Boolean(load_default=False)
 
 
@@ -130,7 +130,7 @@ class DeliveryFailureRecord(Schema):
 
 
 class ExchangeProductRecord(Schema):
-    product_id = fields.Integer(required=True)
+    product_id = Integer(required=True)
     wrong_size = fields.Boolean(load_default=False)
     warranty = fields.Boolean(load_default=False)
     lost = fields.Boolean(load_default=False)
@@ -148,9 +148,9 @@ class ExchangeRecord(Schema):
 
 
 class OrderRecord(Schema):
-    order_id = fields.Integer(required=True, validate=validate.Range(min=1))
+    order_id = Integer(required=True, validate=validate.Range(min=1))
     created_at = Time(required=True)
-    user_id = fields.Integer(load_default=None, allow_none=True)
+    user_id = Integer(load_default=None, allow_none=True)
     partner_name = Text(load_default=None, allow_none=True)
     driver_id = Text(required=True)
     ridehail_tier = Text(load_default=None, allow_none=True)

@@ -6,7 +6,8 @@ from aiohttp import web
 
 from app.core.auth import shop_key
 from app.core.errors import ApiError
-from app.core.http import BULK_BODY_LIMIT, SMALL_BODY_LIMIT, json_response, read_json
+from app.core.fields import integer_text
+from app.core.http import IMPORT, bulk_route, json_response, read_bulk_json, read_json
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ShopErrorSchema, operation
 from app.shop import docs, importing, paging, store
@@ -64,9 +65,12 @@ def _query(request: web.Request) -> dict[str, str]:
     return {key: value for key, value in request.query.items() if value != ""}
 
 
-async def _body(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> dict:
+async def _body(request: web.Request) -> dict:
     """The JSON body as an object; any other JSON value validates like an empty object."""
-    body = await read_json(request, limit)
+    return _object(await read_json(request))
+
+
+def _object(body: object) -> dict:
     return lv.blanks_as_null(body) if isinstance(body, dict) else {}
 
 
@@ -92,13 +96,16 @@ async def _body(request: web.Request, limit: int = SMALL_BODY_LIMIT) -> dict:
         ("Per-record results (a failed record never rolls back another)", ImportResultSchema),
         INVALID,
         NOT_JSON,
-        (413, ("The body is larger than 32 MiB", ShopErrorSchema)),
+        (413, ("The body is larger than 12 MiB", ShopErrorSchema)),
+        (503, ("The key is not configured on this server, or two bulk requests are already "
+               "being handled and this one waited 30 s (retry later)", ShopErrorSchema)),
     ),
     description=docs.IMPORT,
 )
 @shop_key("shop_import_api_key")
+@bulk_route
 async def import_users(request: web.Request) -> web.Response:
-    body = await _body(request, BULK_BODY_LIMIT)
+    body = _object(await read_bulk_json(request, IMPORT))
     if errors := importing.batch_errors(body):
         raise lv.unprocessable(errors)
     records = body["users"]
@@ -154,10 +161,10 @@ async def products(request: web.Request) -> web.Response:
 
 
 def _user_id(request: web.Request) -> int:
-    raw = request.match_info["user"]
-    if not raw.isdigit() or int(raw) >= 2**63:
+    user_id = integer_text(request.match_info["user"])
+    if user_id is None or not 0 <= user_id < 2**63:
         raise ApiError(404, USER_NOT_FOUND)
-    return int(raw)
+    return user_id
 
 
 @routes.get("/api/users/{user}/kit", allow_head=False)

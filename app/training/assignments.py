@@ -7,9 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_RIDER_IDS = 250_000
+# A filter lists values to match; no market, vehicle type or status list is longer.
+MAX_FILTER_VALUES = 100
+MAX_VALUE_LENGTH = 64
 SHAPE_MESSAGE = (
     "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "
-    f"arrays of strings (riderIds at most {MAX_RIDER_IDS})."
+    f"arrays of strings of 1 to {MAX_VALUE_LENGTH} characters (riderIds at most "
+    f"{MAX_RIDER_IDS}, each filter at most {MAX_FILTER_VALUES})."
 )
 NO_CRITERIA_MESSAGE = "Give riderIds or at least one filter."
 FILTERS = ("markets", "vehicleTypes", "statuses")
@@ -32,11 +36,15 @@ class Assignment:
     statuses: list[str] | None
 
 
-def _strings(body: dict, field: str) -> list[str] | None:
+def _strings(body: dict, field: str, most: int) -> list[str] | None:
     value = body.get(field)
     if value is None:
         return None
-    if not isinstance(value, list) or not all(type(item) is str for item in value):
+    if (
+        not isinstance(value, list)
+        or len(value) > most
+        or not all(type(item) is str and 0 < len(item) <= MAX_VALUE_LENGTH for item in value)
+    ):
         raise BadAssignment(SHAPE_MESSAGE)
     return value
 
@@ -48,10 +56,10 @@ def parse_assignment(body: Any) -> Assignment:
         path_id = uuid.UUID(body["pathId"])
     except ValueError:
         raise BadAssignment(SHAPE_MESSAGE) from None
-    rider_ids = _strings(body, "riderIds")
-    if rider_ids is not None and len(rider_ids) > MAX_RIDER_IDS:
-        raise BadAssignment(SHAPE_MESSAGE)
-    markets, vehicle_types, statuses = (_strings(body, field) or None for field in FILTERS)
+    rider_ids = _strings(body, "riderIds", MAX_RIDER_IDS)
+    markets, vehicle_types, statuses = (
+        _strings(body, field, MAX_FILTER_VALUES) or None for field in FILTERS
+    )
     if rider_ids is None and markets is None and vehicle_types is None and statuses is None:
         raise BadAssignment(NO_CRITERIA_MESSAGE)
     return Assignment(path_id, rider_ids, markets, vehicle_types, statuses)

@@ -62,7 +62,8 @@ one of its values (matched exactly: market codes upper case, vehicle types lower
 * Checked in this order: the body's shape (400), then that riderIds or a filter is given
   (400), then the path (404).
 * One statement: the call assigns all matching riders or none. Up to 250,000 `riderIds`
-  (duplicates count once); bodies up to 32 MiB.
+  (duplicates count once) of 1 to 64 characters; up to 100 values in each filter, each 1 to 64
+  characters; bodies up to 20 MiB.
 """
 
 COMPLETIONS = """\

@@ -10,10 +10,13 @@ from marshmallow import ValidationError
 from app.core.auth import bearer_key
 from app.core.errors import ApiError
 from app.core.http import (
-    BULK_BODY_LIMIT,
-    SMALL_BODY_LIMIT,
+    ASSIGNMENTS,
+    RIDERS,
+    Bulk,
     InvalidJson,
+    bulk_route,
     json_response,
+    read_bulk_json,
     read_json,
 )
 from app.core.keys import POOL, SETTINGS
@@ -61,11 +64,14 @@ WRITE_ERRORS = {
     409: ("A clash with a change made at the same time (`conflict`); retry", ErrorSchema),
     500: ("Unexpected server error (`internal_error`); retry later with backoff", ErrorSchema),
 }
+BUSY = {503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
+              "requests are already being handled and this one waited 30 s (`busy`; retry "
+              "later with backoff)", ErrorSchema)}
 
 
-async def _json_body(request: web.Request, message: str, limit: int) -> object:
+async def _json_body(request: web.Request, message: str, bulk: Bulk | None = None) -> object:
     try:
-        return await read_json(request, limit=limit)
+        return await (read_bulk_json(request, bulk) if bulk else read_json(request))
     except InvalidJson:
         raise ApiError(400, message) from None
 
@@ -79,15 +85,17 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
         400: (f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
               f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
               "`error` and `code`)", RidersRejectedSchema),
-        413: ("Body larger than 32 MiB", ErrorSchema),
+        413: ("Body larger than 8 MiB", ErrorSchema),
         **WRITE_ERRORS,
+        **BUSY,
     },
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
 )
 @bearer_key("integration_api_key")
+@bulk_route
 async def upsert_riders(request: web.Request) -> web.Response:
-    body = await _json_body(request, RIDERS_BODY_MESSAGE, BULK_BODY_LIMIT)
+    body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS)
     rows = body.get("riders") if isinstance(body, dict) else None
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
@@ -117,7 +125,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
 )
 @bearer_key("integration_api_key")
 async def record_flag(request: web.Request) -> web.Response:
-    body = await _json_body(request, FLAG_MESSAGE, SMALL_BODY_LIMIT)
+    body = await _json_body(request, FLAG_MESSAGE)
     if not isinstance(body, dict):
         raise ApiError(400, FLAG_MESSAGE)
     try:
@@ -149,19 +157,19 @@ async def record_flag(request: web.Request) -> web.Response:
         400: ("Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor "
               "a filter", ErrorSchema),
         404: (f"No path with that ID (`{PATH_NOT_FOUND}`)", ErrorSchema),
-        413: ("Body larger than 32 MiB", ErrorSchema),
+        413: ("Body larger than 20 MiB", ErrorSchema),
         **WRITE_ERRORS,
+        **BUSY,
     },
     description=docs.ASSIGNMENTS,
     request_example={"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
                      "riderIds": ["R-10001", "R-10002"], "markets": ["AE", "QA"]},
 )
 @bearer_key("integration_api_key")
+@bulk_route
 async def assign_path(request: web.Request) -> web.Response:
     try:
-        assignment = parse_assignment(
-            await _json_body(request, SHAPE_MESSAGE, BULK_BODY_LIMIT)
-        )
+        assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS))
     except BadAssignment as exc:
         raise ApiError(400, str(exc)) from None
     async with request.app[POOL].acquire() as conn:

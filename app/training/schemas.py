@@ -12,6 +12,7 @@ from typing import get_args
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from app.training.assignments import MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
 from app.training.messaging import Status
 from app.training.riders import LANGUAGES, MARKETS, STATUSES
 
@@ -107,16 +108,22 @@ class FlagResultSchema(Schema):
         "enum": [*NOTIFICATIONS, None]})
 
 
+VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH}
+FILTER = {"maxItems": MAX_FILTER_VALUES}
+
+
 class AssignmentRequestSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
     pathId = fields.UUID(required=True)
-    riderIds = fields.List(fields.String(), metadata={"maxItems": 250000})
+    riderIds = fields.List(fields.String(metadata=VALUE), metadata={"maxItems": MAX_RIDER_IDS})
     # Values are matched exactly; one that no rider has matches nobody (no enum is enforced).
-    markets = fields.List(fields.String(metadata={"example": "AE"}))
-    vehicleTypes = fields.List(fields.String(metadata={"example": "motorbike"}))
-    statuses = fields.List(fields.String(metadata={"example": "active"}))
+    markets = fields.List(fields.String(metadata={"example": "AE", **VALUE}), metadata=FILTER)
+    vehicleTypes = fields.List(fields.String(metadata={"example": "motorbike", **VALUE}),
+                               metadata=FILTER)
+    statuses = fields.List(fields.String(metadata={"example": "active", **VALUE}),
+                           metadata=FILTER)
 
 
 class AssignmentResultSchema(Schema):

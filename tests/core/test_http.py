@@ -6,7 +6,7 @@ import structlog
 from aiohttp import web
 
 from app.core import auth
-from app.core.http import BULK_BODY_LIMIT, SMALL_BODY_LIMIT, json_response, read_json
+from app.core.http import ASSIGNMENTS, SMALL_BODY_LIMIT, json_response, read_bulk_json, read_json
 from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
@@ -30,7 +30,7 @@ async def store_text(request):
 
 
 async def echo_bulk(request):
-    return json_response({"size": len(await read_json(request, limit=BULK_BODY_LIMIT))})
+    return json_response({"size": len(await read_bulk_json(request, ASSIGNMENTS))})
 
 
 @auth.bearer_key("integration_api_key")
@@ -143,9 +143,9 @@ async def test_bulk_routes_take_large_bodies(start):
     assert (await response.json())["size"] == 5 * SMALL_BODY_LIMIT
 
 
-async def test_bulk_routes_refuse_over_32_mebibytes(start):
+async def test_bulk_routes_refuse_over_their_limit(start):
     client = await start()
-    response = await client.post("/api/v1/echo-bulk", data=b"x" * (BULK_BODY_LIMIT + 1))
+    response = await client.post("/api/v1/echo-bulk", data=b"x" * (ASSIGNMENTS.limit + 1))
     assert response.status == 413
 
 

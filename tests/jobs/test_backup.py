@@ -11,6 +11,7 @@ import structlog
 
 from app.core.database import pg_bin_dir
 from jobs import JOBS, JobFailed
+from jobs import backup as backup_module
 from jobs.backup import archive_name
 
 backup = JOBS["backup"].run
@@ -85,8 +86,26 @@ async def test_archives_older_than_14_days_are_deleted_after_a_backup(job_contex
     assert len(remaining) == len(kept) + len(unrelated) + 1
 
 
-async def test_missing_pg_dump_fails_and_keeps_old_archives(job_context, monkeypatch):
-    # An external database with no pg_dump on PATH.
+def fake_pg_dump(folder: Path, script: str, version: str = "18.6") -> None:
+    """A pg_dump on PATH (and none bundled) that says `version` and then runs `script`."""
+    program = folder / "pg_dump"
+    program.parent.mkdir(exist_ok=True)
+    program.write_text(
+        f'#!/bin/sh\n[ "$1" = --version ] && echo "pg_dump (PostgreSQL) {version}" && exit 0\n'
+        + script
+    )
+    program.chmod(0o755)
+
+
+@pytest.fixture
+def no_bundled_client(monkeypatch):
+    monkeypatch.setattr(backup_module, "pg_bin_dir", lambda: None)
+
+
+async def test_missing_pg_dump_fails_and_keeps_old_archives(
+    job_context, monkeypatch, no_bundled_client
+):
+    # No bundled client and no pg_dump on PATH.
     monkeypatch.setenv("PATH", "/nonexistent")
     context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
     folder = context.settings.backup_dir
@@ -100,9 +119,8 @@ async def test_missing_pg_dump_fails_and_keeps_old_archives(job_context, monkeyp
     assert _archives(folder) == [old]
 
 
-async def test_pg_dump_failure_names_the_reason(job_context, monkeypatch):
-    # The PATH's pg_dump is used for an external database; this one cannot reach it.
-    monkeypatch.setenv("PATH", str(pg_bin_dir()))
+async def test_pg_dump_failure_names_the_reason(job_context):
+    # The bundled pg_dump, pointed at a database it cannot reach.
     context = job_context(DATABASE_URL="postgresql://rider:s3cret@127.0.0.1:9/ops")
     folder = context.settings.backup_dir
     folder.mkdir()
@@ -118,17 +136,17 @@ async def test_pg_dump_failure_names_the_reason(job_context, monkeypatch):
     assert _archives(folder) == [old]
 
 
-async def test_pg_dump_dying_midway_leaves_no_partial_file(job_context, monkeypatch, tmp_path):
+async def test_pg_dump_dying_midway_leaves_no_partial_file(
+    job_context, monkeypatch, tmp_path, no_bundled_client
+):
     # A pg_dump that writes part of the archive, then fails.
-    program = tmp_path / "bin" / "pg_dump"
-    program.parent.mkdir()
-    program.write_text(
-        '#!/bin/sh\nfor a; do case "$a" in --file=*) echo part > "${a#--file=}";; esac; done\n'
+    fake_pg_dump(
+        tmp_path / "bin",
+        'for a; do case "$a" in --file=*) echo part > "${a#--file=}";; esac; done\n'
         'echo "pg_dump: error: could not write to output file: No space left on device" >&2\n'
-        "exit 1\n"
+        "exit 1\n",
     )
-    program.chmod(0o755)
-    monkeypatch.setenv("PATH", str(program.parent))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     context = job_context(DATABASE_URL="postgresql://rider@127.0.0.1:9/ops")
 
     with pytest.raises(JobFailed, match="No space left on device"):
@@ -138,13 +156,12 @@ async def test_pg_dump_dying_midway_leaves_no_partial_file(job_context, monkeypa
     assert _archives(context.settings.backup_dir) == []
 
 
-async def test_a_cancelled_backup_stops_pg_dump(job_context, monkeypatch, tmp_path):
+async def test_a_cancelled_backup_stops_pg_dump(
+    job_context, monkeypatch, tmp_path, no_bundled_client
+):
     # A pg_dump that writes its pid, then takes forever.
-    program = tmp_path / "bin" / "pg_dump"
-    program.parent.mkdir()
-    program.write_text(f'#!/bin/sh\necho $$ > {tmp_path}/pid\nexec /bin/sleep 60\n')
-    program.chmod(0o755)
-    monkeypatch.setenv("PATH", str(program.parent))
+    fake_pg_dump(tmp_path / "bin", f"echo $$ > {tmp_path}/pid\nexec /bin/sleep 60\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     run = asyncio.create_task(backup(job_context(DATABASE_URL="postgresql://rider@h/ops")))
     while not (tmp_path / "pid").exists():
         await asyncio.sleep(0.02)
@@ -153,3 +170,73 @@ async def test_a_cancelled_backup_stops_pg_dump(job_context, monkeypatch, tmp_pa
         await run
     pid = int((tmp_path / "pid").read_text())
     assert not Path(f"/proc/{pid}").exists()
+
+
+async def test_an_older_pg_dump_on_path_is_not_used(job_context, monkeypatch, tmp_path):
+    # The server is 18: a pg_dump 15 on PATH cannot dump it, the bundled 18 can.
+    fake_pg_dump(tmp_path / "bin", "echo 'pg_dump: error: aborting because of server version "
+                 "mismatch' >&2\nexit 1\n", version="15.14")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with structlog.testing.capture_logs() as logs:
+        await backup(job_context())
+    (line,) = [e for e in logs if e["event"] == "backup written"]
+    assert line["pg_dump"] == str(pg_bin_dir() / "pg_dump")
+    assert line["pg_dump_version"].startswith("18.") and line["server_major"] == 18
+
+
+async def test_a_newer_pg_dump_on_path_is_preferred(job_context, monkeypatch, tmp_path):
+    fake_pg_dump(tmp_path / "bin", 'for a; do case "$a" in --file=*) echo new > "${a#--file=}";; '
+                 "esac; done\n", version="19.1")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with structlog.testing.capture_logs() as logs:
+        await backup(job_context())
+    (line,) = [e for e in logs if e["event"] == "backup written"]
+    assert line["pg_dump"] == str(tmp_path / "bin" / "pg_dump")
+    assert line["pg_dump_version"] == "19.1"
+
+
+async def test_only_older_clients_fail_the_backup_with_their_versions(
+    job_context, monkeypatch, tmp_path, no_bundled_client
+):
+    fake_pg_dump(tmp_path / "bin", "exit 0\n", version="15.14")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with pytest.raises(JobFailed, match=r"no pg_dump of version 18 or newer .*pg_dump 15\)"):
+        await backup(job_context())
+
+
+async def test_archives_and_their_folder_are_private(job_context):
+    context = job_context()
+    await backup(context)
+    folder = context.settings.backup_dir
+    (archive,) = folder.iterdir()
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert archive.stat().st_mode & 0o777 == 0o600
+
+
+async def test_an_existing_folder_is_made_private(job_context):
+    context = job_context()
+    context.settings.backup_dir.mkdir(mode=0o755)
+    await backup(context)
+    assert context.settings.backup_dir.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://rider:s3cret@127.0.0.1:9/ops",
+        "postgresql://rider@127.0.0.1:9/ops?password=s3cret&sslmode=disable",
+    ],
+)
+async def test_the_password_and_the_service_secrets_stay_off_pg_dump(
+    job_context, monkeypatch, tmp_path, no_bundled_client, url
+):
+    # A pg_dump that writes down what it was given.
+    fake_pg_dump(tmp_path / "bin", f'echo "$@" > {tmp_path}/args\n/usr/bin/env > {tmp_path}/env\n')
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("INTEGRATION_API_KEY", "do-not-pass-me")
+    await backup(job_context(DATABASE_URL=url))
+    args = (tmp_path / "args").read_text()
+    assert "s3cret" not in args and "127.0.0.1:9/ops" in args
+    env = (tmp_path / "env").read_text()
+    assert "PGPASSWORD=s3cret" in env.splitlines()
+    assert "do-not-pass-me" not in env

@@ -119,8 +119,10 @@ def test_run_job_backup_exits_zero(database_url, tmp_path):
 
 
 def test_run_job_failure_is_one_clear_line(database_url, tmp_path):
-    result = run("run-job", "backup", env=_cli_env(database_url, tmp_path, PATH="/nonexistent"))
-    _assert_one_clear_line(result, "error: backup failed: pg_dump not found on PATH")
+    (tmp_path / "file").write_text("")  # BACKUP_DIR below a file cannot be created
+    env = {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "file" / "b")}
+    result = run("run-job", "backup", env=env)
+    _assert_one_clear_line(result, f"error: backup failed: cannot create {tmp_path}/file/b")
 
 
 async def test_run_job_while_another_process_runs_it(database_url, db, tmp_path):

@@ -2,14 +2,16 @@
 
 import asyncio
 import uuid
+import weakref
 
 import pytest
 
+from app.core import http
 from tests.training.helpers import add_course, add_path, add_result, add_rider, assignments, utc
 
 SHAPE_MESSAGE = (
     "Send { pathId, riderIds?, markets?, vehicleTypes?, statuses? }: pathId a UUID, the others "
-    "arrays of strings (riderIds at most 250000)."
+    "arrays of strings of 1 to 64 characters (riderIds at most 250000, each filter at most 100)."
 )
 
 
@@ -108,6 +110,11 @@ BAD_BODIES = [
     {"pathId": "{path}", "vehicleTypes": [None]},
     {"pathId": "{path}", "statuses": {"active": True}},
     {"pathId": "{path}", "riderIds": [f"R-{i}" for i in range(250_001)]},
+    {"pathId": "{path}", "riderIds": ["R" * 65]},
+    {"pathId": "{path}", "riderIds": [""]},
+    {"pathId": "{path}", "markets": ["AE"] * 101},
+    {"pathId": "{path}", "vehicleTypes": ["m" * 65]},
+    {"pathId": "{path}", "statuses": [""]},
     ["{path}"],
 ]
 
@@ -176,3 +183,32 @@ async def test_overlapping_calls_in_parallel_assign_each_rider_once(client, db):
     assert [status for status, _ in results] == [200, 200, 200]
     assert sum(body["enrollmentsCreated"] for _, body in results) == 2000
     assert await db.fetchval("SELECT count(*) FROM assignments") == 2000
+
+
+async def test_twenty_concurrent_calls_leave_one_open_assignment_per_rider_and_path(
+    client, db, monkeypatch
+):
+    # Let all twenty reach the database together (the process normally takes two at a time).
+    monkeypatch.setattr(http, "BULK_CONCURRENCY", 20)
+    monkeypatch.setattr(http, "_slots", weakref.WeakKeyDictionary())
+    ids = [f"R-{i:04d}" for i in range(300)]
+    await db.execute("INSERT INTO riders (rider_id, name, market, vehicle_type) SELECT"
+                     " unnest($1::text[]), 'Rider', 'AE', 'motorbike'", ids)
+    paths = [str(await add_path(db, "manual", [await add_course(db)])) for _ in range(2)]
+
+    async def send(n):
+        chosen = ids[n * 10:] + ids[: n * 10]  # every call names every rider, in its own order
+        body = {"pathId": paths[n % 2], "riderIds": chosen if n % 3 else chosen[::-1]}
+        if n % 4 == 0:
+            body = {"pathId": paths[n % 2], "markets": ["AE"], "vehicleTypes": ["motorbike"]}
+        response = await client.post("/api/v1/assignments", json=body,
+                                     headers={"x-api-key": "test-integration-key"})
+        return response.status, await response.json()
+
+    results = await asyncio.gather(*(send(n) for n in range(20)))
+    assert {status for status, _ in results} <= {200, 409}
+    made = sum(body["enrollmentsCreated"] for status, body in results if status == 200)
+    rows = await db.fetch("SELECT rider_id, path_id, count(*) AS n FROM assignments"
+                          " GROUP BY rider_id, path_id")
+    assert len(rows) == 600 and {row["n"] for row in rows} == {1}
+    assert made == 600
