@@ -16,6 +16,7 @@ from app.core import database, logging, migrations
 from app.core.config import ConfigError, Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.core.sql import SqlFileMissing
+from app.training import pins
 
 log = structlog.get_logger("app")
 
@@ -47,6 +48,8 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         _migrate(url)
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set")
+    if pins.pepper_of(settings) is None:
+        log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
     app = create_app(settings, url)
     scheduler.setup(app)
     loop = uvloop.new_event_loop()
@@ -164,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.from_env()
         logging.setup(settings.log_format)
+        pins.configure(settings)
         args.run(settings, args)
     except (
         ConfigError,

@@ -10,6 +10,7 @@ from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.families import FAMILIES
+from app.training import pins
 
 API_DESCRIPTION = """\
 One service, three API families on one port:
@@ -43,6 +44,7 @@ def pool_context(database_url: str):
 def create_app(settings: Settings, database_url: str) -> web.Application:
     app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
     app[SETTINGS] = settings
+    pins.configure(settings)
     app[DATABASE_URL] = database_url
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)

@@ -14,7 +14,7 @@ from app.checks.schemas import (
     QuestionerQuerySchema,
     QuestionSchema,
 )
-from app.checks.streaming import stream_array
+from app.checks.streaming import MAX_STREAMS, stream_array, stream_slot
 from app.core.auth import bearer_key
 from app.core.http import json_response
 from app.core.keys import POOL
@@ -29,7 +29,9 @@ _questions = QuestionSchema(many=True)
 COMMON_ERRORS = {
     400: ("A malformed parameter value; `error` names the parameter.", ErrorSchema),
     401: ("Missing or wrong key (`unauthorized`).", ErrorSchema),
-    503: ("CHECKS_API_KEY is not set on the server (`api_disabled`).", ErrorSchema),
+    503: ("CHECKS_API_KEY is not set on the server (`api_disabled`), or (check list only) "
+          f"{MAX_STREAMS} lists are being streamed already and none ended within 5 s (`busy`; "
+          "retry shortly).", ErrorSchema),
 }
 
 
@@ -73,7 +75,7 @@ def endpoint(path: str, *, ok: tuple[str, Any], **documentation: Any):
 )
 async def list_checks(request: web.Request) -> web.StreamResponse:
     filters = parse(_checks_query, request.query)
-    async with store.check_batches(request.app[POOL], filters) as batches:
+    async with stream_slot(), store.check_batches(request.app[POOL], filters) as batches:
         return await stream_array(request, batches)
 
 

@@ -7,11 +7,15 @@ number of rows, at most one batch and one chunk are held.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import weakref
 from collections.abc import AsyncIterator, Sequence
 
 import structlog
 from aiohttp import web
+
+from app.core.errors import ApiError
 
 
 log = structlog.get_logger("app.checks")
@@ -20,6 +24,31 @@ log = structlog.get_logger("app.checks")
 CHUNK_CHARS = 64 * 1024
 
 Batches = AsyncIterator[Sequence[Sequence[str]]]
+
+# A stream holds one of the pool's 10 connections for as long as its client reads: slow readers
+# must not take the connections every other request needs.
+MAX_STREAMS = 4
+STREAM_WAIT = 5.0
+BUSY = ApiError(
+    503, f"{MAX_STREAMS} check lists are being streamed already; retry shortly.", "busy"
+)
+
+_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+@contextlib.asynccontextmanager
+async def stream_slot() -> AsyncIterator[None]:
+    """One of MAX_STREAMS per process; 503 `busy` after STREAM_WAIT seconds without one."""
+    loop = asyncio.get_running_loop()
+    slots = _slots.setdefault(loop, asyncio.Semaphore(MAX_STREAMS))
+    try:
+        await asyncio.wait_for(slots.acquire(), STREAM_WAIT)
+    except asyncio.TimeoutError:
+        raise BUSY from None
+    try:
+        yield
+    finally:
+        slots.release()
 
 
 async def _next(batches: Batches) -> Sequence[Sequence[str]]:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 class ConfigError(Exception):
@@ -28,6 +29,33 @@ def _port(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+def _pin_pepper(env: Mapping[str, str]) -> str | None:
+    pepper = _optional(env, "PIN_PEPPER")
+    if pepper is not None and len(pepper) < 16:
+        raise ConfigError("PIN_PEPPER must be at least 16 characters")
+    return pepper
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def _messaging_url(env: Mapping[str, str]) -> str | None:
+    """MESSAGING_API_URL: https, since the token travels with every request (plain http only
+    to this machine, e.g. a test double)."""
+    url = _optional(env, "MESSAGING_API_URL")
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return url
+    if parts.scheme == "http" and parts.hostname in LOCAL_HOSTS:
+        return url
+    raise ConfigError(
+        "MESSAGING_API_URL must be an https:// URL (http:// only for localhost), "
+        f"got {parts.scheme or 'no'} scheme"
+    )
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -47,6 +75,7 @@ class Settings:
     feature_user_product_kit: bool
     feature_tier_discount: bool
     session_secret: str | None
+    pin_pepper: str | None
     public_base_url: str
     messaging_api_url: str | None
     messaging_token: str | None
@@ -79,10 +108,11 @@ class Settings:
             feature_user_product_kit=_flag(env, "FEATURE_USER_PRODUCT_KIT", True),
             feature_tier_discount=_flag(env, "FEATURE_TIER_DISCOUNT", False),
             session_secret=_optional(env, "SESSION_SECRET"),
+            pin_pepper=_pin_pepper(env),
             public_base_url=(
                 _optional(env, "PUBLIC_BASE_URL") or f"http://localhost:{port}"
             ).rstrip("/"),
-            messaging_api_url=_optional(env, "MESSAGING_API_URL"),
+            messaging_api_url=_messaging_url(env),
             messaging_token=_optional(env, "MESSAGING_TOKEN"),
             messaging_phone_number_id=_optional(env, "MESSAGING_PHONE_NUMBER_ID"),
             backup_dir=Path(backup_dir).resolve() if backup_dir else data_dir / "backups",

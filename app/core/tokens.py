@@ -19,7 +19,14 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    # Strict: a character outside the base64url alphabet is a damaged token, not one to skip.
+    return base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
+
+
+def derive(secret: str, label: bytes) -> str:
+    """A key for one use, derived from a secret that serves others too (an API key): what
+    signs cursors then reveals nothing about the key itself and cannot sign anything else."""
+    return hmac.new(secret.encode(), b"rider-ops key: " + label, hashlib.sha256).hexdigest()
 
 
 def _mac(secret: str, purpose: bytes, payload: bytes) -> bytes:

@@ -1,8 +1,8 @@
 """The completions feed's paging rules: `limit`, `since` and the opaque `cursor`.
 
 A cursor is the key of the last record of a page, (completedAt, riderId, courseId) as the
-page printed them, as base64url JSON followed by `.` and a truncated HMAC-SHA256 of it. The
-HMAC key is derived from INTEGRATION_API_KEY, which is set whenever the API answers at all;
+page printed them, as base64url JSON followed by `.` and an HMAC-SHA256 of it. The HMAC key is
+derived from INTEGRATION_API_KEY (an HMAC of a label, never the key itself), which is set whenever the API answers at all;
 rotating the key therefore invalidates outstanding cursors (a client starts with `since`).
 """
 
@@ -94,16 +94,21 @@ def key_after(since: datetime | None) -> Key:
     return start, "", NIL_COURSE
 
 
+def _key(api_key: str) -> str:
+    return tokens.derive(api_key, CURSOR_PURPOSE)
+
+
 def encode(completed_at: str, rider_id: str, course_id: str, api_key: str) -> str:
     """The cursor after a record; `completed_at` as printed (milliseconds, so exact)."""
-    return tokens.seal(api_key, CURSOR_PURPOSE, orjson.dumps([completed_at, rider_id, course_id]))
+    payload = orjson.dumps([completed_at, rider_id, course_id])
+    return tokens.seal(_key(api_key), CURSOR_PURPOSE, payload)
 
 
 def decode(cursor: str, api_key: str) -> Key:
     """The key a cursor encodes; BadCursor for anything this server did not issue."""
     try:
         completed_at, rider_id, course_id = orjson.loads(
-            tokens.unseal(api_key, CURSOR_PURPOSE, cursor)
+            tokens.unseal(_key(api_key), CURSOR_PURPOSE, cursor)
         )
         return datetime.fromisoformat(completed_at), rider_id, uuid.UUID(course_id)
     except (tokens.ForgedToken, ValueError, TypeError, OverflowError):

@@ -37,6 +37,9 @@ OUTAGE_AFTER = 20
 # Requests started per second at most. The Cloud API's default throughput is 80 messages a
 # second per business phone number; 50 leaves room for other senders on the same number.
 REQUESTS_PER_SECOND = 50.0
+# A provider's answer is a small JSON object; more is not read (a broken or hostile endpoint
+# must not fill the server's memory).
+ANSWER_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,17 @@ def _message_id(text: str) -> str | None:
         return orjson.loads(text)["messages"][0]["id"]
     except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
         return None
+
+
+async def _answer_text(response: aiohttp.ClientResponse) -> str:
+    """At most ANSWER_BYTES of the answer's body, as text."""
+    chunks, size = [], 0
+    async for chunk in response.content.iter_chunked(ANSWER_BYTES):
+        chunks.append(chunk[: ANSWER_BYTES - size])
+        size += len(chunks[-1])
+        if size >= ANSWER_BYTES:
+            break
+    return b"".join(chunks).decode(errors="replace")
 
 
 class Messenger:
@@ -146,8 +160,11 @@ class Messenger:
                 await asyncio.sleep(self._backoff[min(attempt, len(self._backoff)) - 1])
             await self._pace()
             try:
-                async with self._session.post(self._url, json=payload) as response:
-                    text = await response.text(errors="replace")
+                # A redirect is an answer like any other 3xx: the token is never sent on.
+                async with self._session.post(
+                    self._url, json=payload, allow_redirects=False
+                ) as response:
+                    text = await _answer_text(response)
             except TimeoutError:
                 error = f"no answer from the provider within {self._timeout:g} s"
                 continue

@@ -7,8 +7,6 @@ not a marshmallow schema per row: 5,000 rows must validate in a few milliseconds
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -183,12 +181,6 @@ def parse_rider(row: Any) -> Rider:
         status=_status(row),
         pin=_pin(row),
     )
-
-
-def hash_pin(pin: str) -> str:
-    """`sha256$<salt>$<digest>` with a random per-rider salt (README: why not a slow KDF)."""
-    salt = os.urandom(16)
-    return f"sha256${salt.hex()}${hashlib.sha256(salt + pin.encode()).hexdigest()}"
 
 
 def parse_riders(rows: list[Any]) -> tuple[list[Rider], list[tuple[int, RowError]]]:

@@ -10,7 +10,8 @@ from datetime import datetime
 import asyncpg
 
 from app.core import sql
-from app.training.riders import Rider, hash_pin
+from app.training.pins import hash_pin
+from app.training.riders import Rider
 
 SQL = sql.load(
     "training",

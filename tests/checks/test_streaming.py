@@ -9,7 +9,8 @@ from aiohttp import ClientPayloadError, ClientSession, web
 from aiohttp.test_utils import unused_port
 from structlog.testing import capture_logs
 
-from app.checks.streaming import CHUNK_CHARS
+from app.checks import streaming
+from app.checks.streaming import CHUNK_CHARS, MAX_STREAMS
 from app.core.keys import POOL
 from app.web import create_app
 from tests.checks.data import AUTH, answer, check, load, question
@@ -137,3 +138,25 @@ async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recove
     again = await client.get("/api/v2/checks?rider_id=501", headers=AUTH)
     assert again.status == 200
     assert [c["ID"] for c in await again.json()] == [1]
+
+
+async def test_slow_readers_cannot_take_the_whole_pool(served, db, big, monkeypatch):
+    # Ten clients open the full list and read nothing; the other families keep working.
+    monkeypatch.setattr(streaming, "STREAM_WAIT", 0.5)
+    app, session = served
+    readers = [await session.get("/api/v2/checks", headers=AUTH) for _ in range(MAX_STREAMS)]
+    refused = await asyncio.gather(*(session.get("/api/v2/checks", headers=AUTH)
+                                     for _ in range(10 - MAX_STREAMS)))
+    try:
+        assert [r.status for r in readers] == [200] * MAX_STREAMS
+        assert {r.status for r in refused} == {503}
+        assert (await refused[0].json())["code"] == "busy"
+        other = await session.get("/api/v1/completions?limit=1",
+                                  headers={"x-api-key": "test-integration-key"})
+        assert other.status == 200
+        questions = await session.get("/api/v2/questioner", headers=AUTH)
+        assert questions.status == 200
+    finally:
+        for response in readers + list(refused):
+            response.close()
+    assert await _settled(app, db)

@@ -72,7 +72,7 @@ def test_short_session_secret_is_not_usable():
 
 
 def test_messaging_needs_all_three_variables():
-    env = {"MESSAGING_API_URL": "http://x", "MESSAGING_TOKEN": "t"}
+    env = {"MESSAGING_API_URL": "https://x", "MESSAGING_TOKEN": "t"}
     assert Settings.from_env(env).messaging_connected is False
 
 
@@ -91,3 +91,8 @@ def test_messaging_needs_all_three_variables():
 def test_bad_settings_name_the_variable(env, names):
     with pytest.raises(ConfigError, match=names):
         Settings.from_env(env)
+
+
+def test_a_short_pin_pepper_is_a_configuration_error():
+    with pytest.raises(ConfigError, match="PIN_PEPPER"):
+        Settings.from_env({"PIN_PEPPER": "short"})

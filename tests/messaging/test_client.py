@@ -2,10 +2,14 @@
 
 import time
 
-from app.training.messaging import Delivery, Messenger
+import pytest
+from aiohttp import web
+
+from app.core.config import ConfigError
+from app.training.messaging import ANSWER_BYTES, Delivery, Messenger
 from app.training.outbox import Draft, deliver
 from tests.conftest import make_settings
-from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN
+from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN, FakeProvider
 
 FAST = {"timeout": 0.2, "backoff": (0.01, 0.01)}
 
@@ -119,3 +123,53 @@ async def test_requests_are_paced_to_the_rate(fake_provider):
     assert time.monotonic() - started >= 0.2
     assert [d.status for d in deliveries] == ["sent"] * 5
     assert len(fake_provider.requests) == 5
+
+
+async def test_a_redirect_is_not_followed(aiohttp_server):
+    # The token must not travel on to wherever a redirect points.
+    followed = []
+
+    async def moved(_request):
+        raise web.HTTPTemporaryRedirect("/elsewhere")
+
+    async def elsewhere(request):
+        followed.append(request.headers.get("Authorization"))
+        return web.json_response({"messages": [{"id": "wamid.stolen"}]})
+
+    app = web.Application()
+    app.router.add_post(f"/v21.0/{PHONE_NUMBER_ID}/messages", moved)
+    app.router.add_post("/elsewhere", elsewhere)
+    server = await aiohttp_server(app, host="127.0.0.1")
+    provider = FakeProvider(url=str(server.make_url("/v21.0")))
+    delivery = await _send(provider)
+    assert delivery.status == "failed" and delivery.error.startswith("provider answered 307")
+    assert followed == []
+
+
+async def test_a_huge_answer_is_read_only_up_to_its_cap(aiohttp_server):
+    async def huge(_request):
+        return web.Response(body=b"x" * (ANSWER_BYTES * 50), status=400)
+
+    app = web.Application()
+    app.router.add_post(f"/v21.0/{PHONE_NUMBER_ID}/messages", huge)
+    server = await aiohttp_server(app, host="127.0.0.1")
+    delivery = await _send(FakeProvider(url=str(server.make_url("/v21.0"))))
+    assert delivery.status == "failed" and delivery.error.startswith("provider answered 400: xxx")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://graph.facebook.com/v21.0", "ftp://graph.facebook.com", "graph.facebook.com/v21.0",
+     "https:///v21.0"],
+)
+def test_a_messaging_url_that_is_not_https_is_a_configuration_error(url):
+    with pytest.raises(ConfigError, match="MESSAGING_API_URL must be an https:// URL"):
+        make_settings(MESSAGING_API_URL=url)
+
+
+@pytest.mark.parametrize(
+    "url", ["https://graph.facebook.com/v21.0", "http://127.0.0.1:8081/v21.0",
+            "http://localhost/v1", "http://[::1]:9/v1"],
+)
+def test_https_or_a_local_http_messaging_url_is_taken(url):
+    assert make_settings(MESSAGING_API_URL=url).messaging_api_url == url

@@ -3,6 +3,7 @@
 import asyncio
 import hashlib
 
+from app.training.pins import pin_matches
 from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_path, add_result, assignments, utc
 
@@ -29,8 +30,24 @@ async def test_creates_a_rider_with_defaults_and_normalised_fields(api, db):
             row["nationality"], row["language"], row["status"]) == (
         "Omar", "QA", "+97455123456", "Doha", "motorbike", "Jordanian", "en", "active")
     scheme, salt, digest = row["pin_hash"].split("$")
-    assert scheme == "sha256" and "0042" not in row["pin_hash"]
-    assert digest == hashlib.sha256(bytes.fromhex(salt) + b"0042").hexdigest()
+    assert scheme == "hmac-sha256" and "0042" not in row["pin_hash"]
+    assert pin_matches(row["pin_hash"], "0042") and not pin_matches(row["pin_hash"], "0043")
+
+
+async def test_a_leaked_table_alone_does_not_give_pins_away(api, db):
+    # Without the pepper (it is not in the database), trying every PIN finds nothing.
+    await api.post("/api/v1/riders", {"riders": [rider("R-1", pin="0042")]})
+    _, salt, digest = (await stored(db, "R-1"))["pin_hash"].split("$")
+    guesses = (f"{n:04d}".encode() for n in range(10_000))
+    assert not any(hashlib.sha256(bytes.fromhex(salt) + pin).hexdigest() == digest
+                   for pin in guesses)
+
+
+def test_pins_hashed_before_the_pepper_still_match():
+    salt = bytes(16)
+    old = f"sha256${salt.hex()}${hashlib.sha256(salt + b'1234').hexdigest()}"
+    assert pin_matches(old, "1234") and not pin_matches(old, "1235")
+    assert not pin_matches("bcrypt$zz$00", "1234")
 
 
 async def test_market_codes_and_names_in_any_case(api, db):
