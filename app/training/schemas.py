@@ -85,9 +85,16 @@ class RidersResultSchema(Schema):
     errors = fields.List(fields.Nested(RowErrorSchema), required=True)
 
 
-class RidersRejectedSchema(RidersResultSchema):
+class RidersRejectedSchema(Schema):
+    """The 400 of the riders call: with the counts and `errors` when every row was rejected,
+    only `error` and `code` when the body itself is wrong."""
+
     error = fields.String(required=True, metadata={"example": "No rider was saved."})
     code = fields.String(required=True, metadata={"example": "invalid_request"})
+    inserted = fields.Integer()
+    updated = fields.Integer()
+    enrollmentsCreated = fields.Integer()
+    errors = fields.List(fields.Nested(RowErrorSchema))
 
 
 class FlagRequestSchema(Schema):
