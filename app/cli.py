@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
+import os
 import random
 import sys
 from pathlib import Path
@@ -40,9 +42,6 @@ def _migrate(url: str) -> None:
 
 
 def serve(settings: Settings, _: argparse.Namespace) -> None:
-    from app.web import create_app
-    from jobs import scheduler
-
     url = _database_url(settings)
     if settings.migrate_on_start:
         _migrate(url)
@@ -50,6 +49,41 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         log.error("SESSION_SECRET must be set")
     if pins.pepper_of(settings) is None:
         log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
+    # WEB_CONCURRENCY processes share the port (SO_REUSEPORT: the kernel spreads connections).
+    # This process is one of them and owns the others: it started the embedded database (if
+    # any) and stops it last. Each process runs the schedules; the job lock runs a slot once.
+    workers = [
+        multiprocessing.get_context("spawn").Process(
+            target=_worker, args=(settings, url), name=f"web-{n}"
+        )
+        for n in range(1, settings.web_concurrency)
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        _serve_here(settings, url, shared_port=bool(workers))
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()  # SIGTERM: in-flight requests finish, as in this process
+        for worker in workers:
+            worker.join(SHUTDOWN_TIMEOUT + 5)
+
+
+def _worker(settings: Settings, url: str) -> None:
+    logging.setup(settings.log_format)
+    pins.configure(settings)
+    try:
+        _serve_here(settings, url, shared_port=True)
+    except database.DatabaseUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
+
+
+def _serve_here(settings: Settings, url: str, *, shared_port: bool) -> None:
+    from app.web import create_app
+    from jobs import scheduler
+
     app = create_app(settings, url)
     scheduler.setup(app)
     loop = uvloop.new_event_loop()
@@ -58,10 +92,13 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         app,
         host=settings.host,
         port=settings.port,
+        reuse_port=shared_port or None,
         access_log=None,
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         loop=loop,
-        print=lambda *_: log.info("serving", host=settings.host, port=settings.port),
+        print=lambda *_: log.info(
+            "serving", host=settings.host, port=settings.port, pid=os.getpid()
+        ),
     )
 
 

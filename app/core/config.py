@@ -56,6 +56,13 @@ def _messaging_url(env: Mapping[str, str]) -> str | None:
     )
 
 
+def _web_concurrency(env: Mapping[str, str]) -> int:
+    raw = env.get("WEB_CONCURRENCY", "").strip() or "1"
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 64:
+        raise ConfigError(f"WEB_CONCURRENCY must be a number from 1 to 64, got {raw!r}")
+    return int(raw)
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -68,6 +75,7 @@ class Settings:
     data_dir: Path
     host: str
     port: int
+    web_concurrency: int
     integration_api_key: str | None
     checks_api_key: str | None
     shop_import_api_key: str | None
@@ -101,6 +109,7 @@ class Settings:
             data_dir=data_dir,
             host=env.get("HOST", "").strip() or "0.0.0.0",
             port=port,
+            web_concurrency=_web_concurrency(env),
             integration_api_key=_optional(env, "INTEGRATION_API_KEY"),
             checks_api_key=_optional(env, "CHECKS_API_KEY"),
             shop_import_api_key=_optional(env, "SHOP_IMPORT_API_KEY"),

@@ -7,11 +7,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 
 import aiohttp
+import orjson
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import unused_port
 
+from app.core.config import ConfigError, Settings
 from app.core.http import json_response
 from app.core.keys import POOL
 from app.web import create_app
@@ -62,3 +66,54 @@ def test_serve_exits_cleanly_on_sigterm(database_url):
     finally:
         server.kill()
     assert '"event":"serving"' in server.stdout.read()
+
+
+def _listening(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not start")
+
+
+def test_web_concurrency_serves_from_that_many_processes_and_stops_them_all(database_url):
+    port = unused_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "HOST": "127.0.0.1",
+           "WEB_CONCURRENCY": "2", "INTEGRATION_API_KEY": "k"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve"], env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        _listening(port)
+        serving = []
+        while len(serving) < 2 and (line := server.stdout.readline()):
+            if '"event":"serving"' in line:
+                serving.append(line)
+        pids = {orjson.loads(line)["pid"] for line in serving}
+        assert len(pids) == 2 and server.pid in pids
+        (worker,) = pids - {server.pid}
+        for _ in range(20):
+            status = urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/v1/completions?limit=1",
+                headers={"x-api-key": "k"})).status
+            assert status == 200
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=60) == 0
+        assert not os.path.exists(f"/proc/{worker}") or _is_zombie(worker)
+    finally:
+        server.kill()
+
+
+def _is_zombie(pid: int) -> bool:
+    with open(f"/proc/{pid}/status") as status:
+        return any(line.startswith("State:") and "Z" in line for line in status)
+
+
+def test_web_concurrency_must_be_a_small_number():
+    for bad in ("0", "two", "\u0662", "65"):
+        with pytest.raises(ConfigError, match="WEB_CONCURRENCY"):
+            Settings.from_env({"WEB_CONCURRENCY": bad})
+    assert Settings.from_env({}).web_concurrency == 1
