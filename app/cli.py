@@ -180,6 +180,19 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_run_job(settings, _database_url(settings), args.job))
 
 
+async def _revoke(url: str, rider_id: str) -> None:
+    from app.training.links import revoke_links
+
+    async with database.connect(url) as conn:
+        if not await revoke_links(conn, rider_id):
+            raise CommandError(f"no rider {rider_id!r}")
+    print(f"{rider_id}: every one-tap link and rider session issued until now is refused")
+
+
+def revoke(settings: Settings, args: argparse.Namespace) -> None:
+    asyncio.run(_revoke(_database_url(settings), args.rider_id))
+
+
 def parser() -> argparse.ArgumentParser:
     from jobs import JOBS
 
@@ -193,6 +206,11 @@ def parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo-data", help="fill an empty database with demo data")
     demo.add_argument("--riders", type=int, default=3000, help="riders to create (default 3000)")
     demo.set_defaults(run=demo_data)
+    revoking = commands.add_parser(
+        "revoke-links", help="refuse a rider's one-tap links and sessions issued until now"
+    )
+    revoking.add_argument("rider_id", metavar="RIDER_ID")
+    revoking.set_defaults(run=revoke)
     job = commands.add_parser("run-job", help="run a scheduled job now, once")
     job.add_argument("job", choices=sorted(JOBS))
     job.set_defaults(run=run_job)

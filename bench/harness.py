@@ -26,6 +26,8 @@ BENCH_KEYS = {
     "CHECKS_API_KEY": "bench-checks-key",
     "SHOP_IMPORT_API_KEY": "bench-import-key",
     "SHOP_ORDERS_API_KEY": "bench-orders-key",
+    # PINs are hashed with the pepper, as in production.
+    "PIN_PEPPER": "bench-pin-pepper-0123456789",
 }
 
 

@@ -2,17 +2,27 @@
 
 A token is `expiry:rider id` sealed by `app.core.tokens` under a purpose, so a link token is
 never accepted as a session cookie or the other way round.
-Nothing is stored on the server: changing SESSION_SECRET invalidates every link and session.
+Nothing secret is stored: messages keep a link without its signature (`signature_removed`),
+so a leaked table or backup signs no one in; `restored_link` signs it again for the training
+team. Changing SESSION_SECRET invalidates every link and session; `revoke_links` those of one
+rider (every token issued before that moment: riders.links_revoked_at).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
-from app.core import tokens
+import asyncpg
+
+from app.core import sql, tokens
 from app.core.config import Settings
 
-LINK_TTL = timedelta(days=7)
+SQL = sql.load("messaging", "revoke_links")
+
+# Reminders go out daily while training is open, each with a new link: two days cover a
+# missed day. (A flag notification's link lives as long.)
+LINK_TTL = timedelta(days=2)
 SESSION_TTL = timedelta(days=7)
 LINK_PURPOSE = b"one-tap-link"
 SESSION_PURPOSE = b"rider-session"
@@ -29,6 +39,11 @@ def sign(secret: str, purpose: bytes, rider_id: str, expires: datetime) -> str:
 
 def verify(secret: str, purpose: bytes, token: str, now: datetime) -> str:
     """The rider id of a genuine, unexpired token; else InvalidToken."""
+    return verify_issued(secret, purpose, token, now)[0]
+
+
+def verify_issued(secret: str, purpose: bytes, token: str, now: datetime) -> tuple[str, float]:
+    """The rider id of a genuine, unexpired token and when it was issued (a Unix time)."""
     try:
         payload = tokens.unseal(secret, purpose, token)
     except tokens.ForgedToken:
@@ -36,7 +51,41 @@ def verify(secret: str, purpose: bytes, token: str, now: datetime) -> str:
     expiry, _, rider_id = payload.decode().partition(":")
     if int(expiry) <= now.timestamp():
         raise InvalidToken("expired")
-    return rider_id
+    ttl = LINK_TTL if purpose == LINK_PURPOSE else SESSION_TTL
+    return rider_id, int(expiry) - ttl.total_seconds()
+
+
+def revoked(issued: float, links_revoked_at: datetime | None) -> bool:
+    """Whether a token issued at `issued` was revoked (riders.links_revoked_at)."""
+    return links_revoked_at is not None and issued <= links_revoked_at.timestamp()
+
+
+async def revoke_links(db: asyncpg.Pool | asyncpg.Connection, rider_id: str) -> bool:
+    """Refuse every link and session of the rider issued until now; False for no such rider."""
+    return await db.fetchval(SQL.revoke_links, rider_id) is not None
+
+
+_SIGNED = re.compile(r"(/t/[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+")
+REMOVED = "signature-removed"
+
+
+def signature_removed(text: str | None) -> str | None:
+    """`text` with every one-tap link's signature taken out: what messages store."""
+    return None if text is None else _SIGNED.sub(rf"\1.{REMOVED}", text)
+
+
+def restored_link(settings: Settings, stored: str) -> str | None:
+    """The working link a stored one was made from (same rider, same expiry), for the training
+    team to pass on by hand; None when it cannot be signed."""
+    head, _, tail = stored.rpartition("/t/")
+    payload = tail.removesuffix("." + REMOVED)
+    if not settings.session_secret_ok or not head or payload == tail:
+        return None
+    try:
+        signed = tokens.seal(settings.session_secret, LINK_PURPOSE, tokens.payload(payload))
+    except tokens.ForgedToken:
+        return None
+    return f"{head}/t/{signed}"
 
 
 def one_tap_link(settings: Settings, rider_id: str, now: datetime) -> str | None:

@@ -10,6 +10,7 @@ from typing import Literal
 import asyncpg
 
 from app.core import sql
+from app.training.links import signature_removed
 from app.training.messaging import Delivery, Messenger
 
 SQL = sql.load("messaging", "record_messages")
@@ -52,8 +53,9 @@ async def record(
         SQL.record_messages,
         [d.rider_id for d in drafts],
         kind,
-        [d.body for d in drafts],
-        [d.link for d in drafts],
+        # Without their signatures: a leaked table or backup must sign no one in.
+        [signature_removed(d.body) for d in drafts],
+        [signature_removed(d.link) for d in drafts],
         [d.status for d in deliveries],
         [d.provider_message_id for d in deliveries],
         [d.error for d in deliveries],

@@ -21,8 +21,9 @@ from app.training.links import (
     SESSION_PURPOSE,
     SESSION_TTL,
     InvalidToken,
+    revoked,
     sign,
-    verify,
+    verify_issued,
 )
 from app.training.texts import due_text
 
@@ -69,7 +70,9 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
         )
     now = datetime.now(UTC)
     try:
-        rider_id = verify(settings.session_secret, LINK_PURPOSE, request.match_info["token"], now)
+        rider_id, issued = verify_issued(
+            settings.session_secret, LINK_PURPOSE, request.match_info["token"], now
+        )
     except InvalidToken as exc:
         log.info("one-tap link refused", reason=str(exc))
         if str(exc) == "expired":
@@ -82,6 +85,9 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
         return html.page(503, "Your training cannot be shown right now", "Please try again soon.")
     if not rows:
         log.info("one-tap link refused", reason="unknown rider")
+        return html.page(400, "This link is not valid", NEW_LINK_HINT)
+    if revoked(issued, rows[0]["links_revoked_at"]):
+        log.info("one-tap link refused", reason="revoked")
         return html.page(400, "This link is not valid", NEW_LINK_HINT)
     if rows[0]["status"] == "inactive":
         log.info("one-tap link refused", reason="inactive rider")

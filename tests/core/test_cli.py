@@ -161,3 +161,14 @@ def test_the_embedded_server_stops_at_exit_even_after_a_restart_from_outside(tmp
     finally:
         if pid_file.exists():  # the defect: stop the server the test left behind
             os.kill(int(pid_file.read_text().split()[0]), 15)
+
+
+def test_revoke_links_names_an_unknown_rider_and_revokes_a_known_one(database_url):
+    _assert_one_clear_line(run("revoke-links", "R-nobody", env={"DATABASE_URL": database_url}),
+                           "error: no rider 'R-nobody'")
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'Sam', 'AE')")
+    result = run("revoke-links", "R-1", env={"DATABASE_URL": database_url})
+    assert result.returncode == 0, result.stderr
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT links_revoked_at IS NOT NULL FROM riders").fetchone()[0]

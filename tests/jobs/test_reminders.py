@@ -5,9 +5,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import structlog
 
-from app.training.links import LINK_PURPOSE, verify
+from app.training.links import LINK_PURPOSE, restored_link, signature_removed, verify
 from jobs import JOBS, JobFailed
-from tests.conftest import TEST_KEYS
+from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign
 
 remind = JOBS["reminders"].run
@@ -60,16 +60,21 @@ async def test_riders_with_open_training_are_reminded_oldest_deadline_first(
 
     late = rows[0]
     now = datetime.now(UTC)
-    assert late["body"].splitlines() == [
+    sent = fake_provider.requests[0]["json"]["text"]["body"]
+    link = sent.rpartition(" ")[2]
+    assert sent.splitlines() == [
         "Hi Lea, you have unfinished training:",
         f"- Road safety: overdue since {now - timedelta(days=3):%Y-%m-%d}",
         f"- Food: due {now + timedelta(days=5):%Y-%m-%d}",
-        f"Open your training: {late['link']}",
+        f"Open your training: {link}",
     ]
-    assert fake_provider.requests[0]["json"]["text"]["body"] == late["body"]
-    assert late["link"].startswith("https://academy.example.com/t/")
-    token = late["link"].rpartition("/t/")[2]
+    assert (late["body"], late["link"]) == (signature_removed(sent), signature_removed(link))
+    assert link.startswith("https://academy.example.com/t/")
+    token = link.rpartition("/t/")[2]
     assert verify(TEST_KEYS["SESSION_SECRET"], LINK_PURPOSE, token, now) == "R-late"
+    # The training team gets the working link back from the stored one.
+    settings = make_settings(PUBLIC_BASE_URL="https://academy.example.com")
+    assert restored_link(settings, late["link"]) == link
 
 
 async def test_not_connected_every_reminder_is_logged(db, job_context):

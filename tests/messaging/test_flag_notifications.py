@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.training.links import LINK_PURPOSE, verify
+from app.training.links import LINK_PURPOSE, signature_removed, verify
 from app.training.notifications import notify_flag
 from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign
@@ -36,19 +36,24 @@ async def test_sent_when_the_provider_accepts(flagged, db, fake_provider):
     assert (message["rider_id"], message["kind"], message["status"]) == ("R-1", "flag", "sent")
     assert message["provider_message_id"] == "wamid.fake1"
     now = datetime.now(UTC)
-    assert message["body"] == "\n".join(
+    (request,) = fake_provider.requests
+    sent = request["json"]["text"]["body"]
+    link = sent.rpartition(" ")[2]
+    assert sent == "\n".join(
         [
             "Hi Sam, new training was assigned to you:",
             f"- Road safety: due {now + timedelta(days=3):%Y-%m-%d}",
             f"- Food handling: due {now + timedelta(days=7):%Y-%m-%d}",
-            f"Open your training: {message['link']}",
+            f"Open your training: {link}",
         ]
     )
-    token = message["link"].rpartition("/t/")[2]
+    token = link.rpartition("/t/")[2]
     assert verify(TEST_KEYS["SESSION_SECRET"], LINK_PURPOSE, token, now) == "R-1"
-    (request,) = fake_provider.requests
     assert request["json"]["to"] == "971501234567"
-    assert request["json"]["text"]["body"] == message["body"]
+    # The table keeps the message without the link's signature: it signs no one in.
+    assert message["link"] == signature_removed(link) != link
+    assert message["body"] == signature_removed(sent)
+    assert token.partition(".")[2] not in message["body"] + message["link"]
 
 
 async def test_failed_when_the_provider_returns_an_error(flagged, db, fake_provider):

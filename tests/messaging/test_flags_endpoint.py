@@ -2,6 +2,7 @@
 
 import pytest
 
+from app.training.links import signature_removed
 from tests.conftest import TEST_KEYS
 from tests.messaging.rows import add_path, add_rider
 
@@ -31,7 +32,8 @@ async def test_sent(make_client, db, flag_path, fake_provider):
     (message,) = await _messages(db)
     assert (message["kind"], message["status"]) == ("flag", "sent")
     assert "- Late delivery basics: due " in message["body"]
-    assert fake_provider.requests[0]["json"]["text"]["body"] == message["body"]
+    sent = fake_provider.requests[0]["json"]["text"]["body"]
+    assert signature_removed(sent) == message["body"] != sent
 
 
 async def test_failed_when_the_provider_refuses(make_client, db, flag_path, fake_provider):

@@ -12,7 +12,10 @@ from app.training.links import (
     SESSION_PURPOSE,
     InvalidToken,
     one_tap_link,
+    restored_link,
+    revoke_links,
     sign,
+    signature_removed,
     verify,
 )
 from tests.conftest import TEST_KEYS, make_settings
@@ -26,15 +29,15 @@ def _token(link: str) -> str:
     return link.rpartition("/t/")[2]
 
 
-def test_link_is_under_the_public_base_url_and_valid_7_days():
+def test_link_is_under_the_public_base_url_and_valid_2_days():
     settings = make_settings(PUBLIC_BASE_URL="https://academy.example.com/")
     link = one_tap_link(settings, "R-1:x", NOW)
     assert link.startswith("https://academy.example.com/t/")
     token = _token(link)
-    last_second = NOW + timedelta(days=7) - timedelta(seconds=1)
+    last_second = NOW + timedelta(days=2) - timedelta(seconds=1)
     assert verify(SECRET, LINK_PURPOSE, token, last_second) == "R-1:x"
     with pytest.raises(InvalidToken, match="expired"):
-        verify(SECRET, LINK_PURPOSE, token, NOW + timedelta(days=7))
+        verify(SECRET, LINK_PURPOSE, token, NOW + timedelta(days=2))
 
 
 def test_no_link_without_a_usable_secret():
@@ -191,3 +194,27 @@ async def test_errors_under_the_link_path_are_pages_not_json(client, method, pat
     assert response.status == status
     assert response.content_type == "text/html"
     assert "<h1>" in await response.text()
+
+
+async def test_a_revoked_riders_links_are_refused_and_new_ones_work(client, db):
+    await add_rider(db, "R-1", name="Sam")
+    settings = make_settings()
+    before = one_tap_link(settings, "R-1", datetime.now(UTC) - timedelta(seconds=5))
+    assert (await client.get(f"/t/{_token(before)}")).status == 200
+    assert await revoke_links(db, "R-1") is True
+    await _refused(client, _token(before), 400, "This link is not valid")
+    after = one_tap_link(settings, "R-1", datetime.now(UTC) + timedelta(seconds=2))
+    assert (await client.get(f"/t/{_token(after)}")).status == 200
+    assert await revoke_links(db, "R-unknown") is False
+
+
+def test_a_stored_link_has_no_signature_and_the_team_can_restore_it():
+    settings = make_settings(PUBLIC_BASE_URL="https://academy.example.com")
+    link = one_tap_link(settings, "R-1", NOW)
+    stored = signature_removed(f"Open your training: {link}")
+    assert stored == f"Open your training: {link.rpartition('.')[0]}.signature-removed"
+    with pytest.raises(InvalidToken):
+        verify(SECRET, LINK_PURPOSE, stored.rpartition("/t/")[2], NOW)
+    assert restored_link(settings, stored.rpartition(" ")[2]) == link
+    assert restored_link(make_settings(SESSION_SECRET=None), stored) is None
+    assert restored_link(settings, "https://academy.example.com/t/x.y") is None
