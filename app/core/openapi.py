@@ -14,9 +14,15 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
+from app.core.errors import is_shop_path
 from app.core.http import json_response
 
 OPENAPI_ATTR = "__openapi__"
+
+UNEXPECTED = (
+    "Unexpected server error, e.g. the database cannot be reached (`internal_error`); "
+    "retry later with backoff"
+)
 
 SECURITY_SCHEMES = {
     "IntegrationKey": {"type": "apiKey", "in": "header", "name": "x-api-key",
@@ -108,6 +114,18 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     return [{"in": "path", "name": n, "required": True, "schema": {"type": "string"}} for n in names]
 
 
+def _with_common_responses(path: str, responses: dict[str, Any]) -> dict[str, Any]:
+    """Answers any operation can give, added where a handler did not describe them itself:
+    500 (the database is down: retry later) and, on the shop's paths, 422 for text that
+    PostgreSQL cannot store (U+0000) in a parameter that reaches it."""
+    shop = is_shop_path(path)
+    error = ShopErrorSchema if shop else ErrorSchema
+    common = {"500": _response(UNEXPECTED, error)}
+    if shop:
+        common["422"] = _response("A parameter holds text that cannot be stored (U+0000)", error)
+    return dict(sorted({**common, **responses}.items()))
+
+
 def build_spec(app: web.Application) -> dict[str, Any]:
     spec = APISpec(
         title="Rider Operations Service",
@@ -126,7 +144,7 @@ def build_spec(app: web.Application) -> dict[str, Any]:
         if doc is None or route.resource is None or route.method == "HEAD":
             continue
         path = route.resource.canonical
-        entry = dict(doc)
+        entry = {**doc, "responses": _with_common_responses(path, doc["responses"])}
         if params := _path_parameters(path):
             entry["parameters"] = params + entry.get("parameters", [])
         operations.setdefault(path, {})[route.method.lower()] = entry

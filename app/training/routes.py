@@ -62,7 +62,6 @@ AUTH_ERRORS = {
 WRITE_ERRORS = {
     **AUTH_ERRORS,
     409: ("A clash with a change made at the same time (`conflict`); retry", ErrorSchema),
-    500: ("Unexpected server error (`internal_error`); retry later with backoff", ErrorSchema),
 }
 BUSY = {503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
               "requests are already being handled and this one waited 30 s (`busy`; retry "
@@ -193,8 +192,6 @@ async def assign_path(request: web.Request) -> web.Response:
     responses={
         200: ("A page of completion records", CompletionsPageSchema),
         400: (f"`{cursor.CURSOR_MESSAGE}` or `{cursor.SINCE_MESSAGE}`", ErrorSchema),
-        500: ("Unexpected server error (`internal_error`); retry later with backoff",
-              ErrorSchema),
         **AUTH_ERRORS,
     },
     description=docs.COMPLETIONS,

@@ -1,5 +1,7 @@
 from openapi_spec_validator import validate
 
+from app.core.errors import is_shop_path
+
 UNDOCUMENTED = {"/api/openapi.json", "/api/docs"}
 
 
@@ -31,3 +33,25 @@ async def test_docs_page_uses_only_local_assets(client):
     assert "http://" not in page and "https://" not in page
     assert (await client.get("/api/docs/static/swagger-ui-bundle.js")).status == 200
     assert (await client.get("/api/docs/static/swagger-ui.css")).status == 200
+
+
+async def test_every_operation_documents_the_500_of_a_database_outage(client):
+    document = await (await client.get("/api/openapi.json")).json()
+    for path, operations in document["paths"].items():
+        shape = "ShopError" if is_shop_path(path) else "Error"
+        for method, operation in operations.items():
+            answer = operation["responses"].get("500")
+            assert answer is not None, f"{method.upper()} {path} does not document 500"
+            schema = answer["content"]["application/json"]["schema"]
+            assert schema == {"$ref": f"#/components/schemas/{shape}"}
+
+
+async def test_text_the_database_cannot_store_is_a_documented_422_on_the_shop(client):
+    response = await client.get(
+        "/api/products", params={"partner_name": "a\x00b"},
+        headers={"api-key": "test-import-key"},
+    )
+    assert response.status == 422
+    assert (await response.json())["success"] is False
+    document = await (await client.get("/api/openapi.json")).json()
+    assert "422" in document["paths"]["/api/products"]["get"]["responses"]
