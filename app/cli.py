@@ -7,7 +7,9 @@ import asyncio
 import multiprocessing
 import os
 import random
+import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
@@ -23,6 +25,8 @@ from app.training import pins
 log = structlog.get_logger("app")
 
 SHUTDOWN_TIMEOUT = 30
+# How often the first web process checks that the others still run.
+WATCH_INTERVAL = 1.0
 
 
 class CommandError(Exception):
@@ -61,13 +65,37 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
     for worker in workers:
         worker.start()
     try:
-        _serve_here(settings, url, shared_port=bool(workers))
+        _serve_here(settings, url, shared_port=bool(workers), watched=workers)
     finally:
+        died = [worker for worker in workers if not worker.is_alive()]
         for worker in workers:
             if worker.is_alive():
                 worker.terminate()  # SIGTERM: in-flight requests finish, as in this process
         for worker in workers:
             worker.join(SHUTDOWN_TIMEOUT + 5)
+    if died:
+        # Exit 1: the platform restarts the service whole instead of leaving it short.
+        raise CommandError("a web process stopped on its own (see `worker stopped`)")
+
+
+def _watch(workers: Sequence[multiprocessing.Process]):
+    """cleanup_ctx: a worker that dies on its own stops this process too (SIGTERM to itself,
+    so in-flight requests finish), and `serve` exits 1."""
+
+    async def watch(_app: web.Application):
+        async def check() -> None:
+            while all(worker.is_alive() for worker in workers):
+                await asyncio.sleep(WATCH_INTERVAL)
+            for worker in workers:
+                if not worker.is_alive():
+                    log.error("worker stopped", pid=worker.pid, exit_code=worker.exitcode)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        task = asyncio.create_task(check())
+        yield
+        task.cancel()
+
+    return watch
 
 
 def _worker(settings: Settings, url: str) -> None:
@@ -80,12 +108,20 @@ def _worker(settings: Settings, url: str) -> None:
         sys.exit(1)
 
 
-def _serve_here(settings: Settings, url: str, *, shared_port: bool) -> None:
+def _serve_here(
+    settings: Settings,
+    url: str,
+    *,
+    shared_port: bool,
+    watched: Sequence[multiprocessing.Process] = (),
+) -> None:
     from app.web import create_app
     from jobs import scheduler
 
     app = create_app(settings, url)
     scheduler.setup(app)
+    if watched:
+        app.cleanup_ctx.append(_watch(watched))
     loop = uvloop.new_event_loop()
     # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
     web.run_app(

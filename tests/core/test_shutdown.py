@@ -117,3 +117,21 @@ def test_web_concurrency_must_be_a_small_number():
         with pytest.raises(ConfigError, match="WEB_CONCURRENCY"):
             Settings.from_env({"WEB_CONCURRENCY": bad})
     assert Settings.from_env({}).web_concurrency == 1
+
+
+def test_a_web_process_that_dies_stops_the_service_with_exit_status_1(database_url, tmp_path):
+    from tests.served import serving
+
+    with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
+        serving_pids = {orjson.loads(line)["pid"] for line in server.log.splitlines()
+                        if '"event":"serving"' in line}
+        deadline = time.monotonic() + 30
+        while len(serving_pids) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            serving_pids = {orjson.loads(line)["pid"] for line in server.log.splitlines()
+                            if '"event":"serving"' in line}
+        (worker,) = serving_pids - {server.process.pid}
+        os.kill(worker, signal.SIGKILL)
+        assert server.process.wait(timeout=40) == 1
+    assert '"event":"worker stopped"' in server.log
+    assert "error: a web process stopped on its own" in server.log
