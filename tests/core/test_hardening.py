@@ -2,11 +2,13 @@
 bytes, 405 without Allow, cacheable answers, an outage's log flood, tokens in logged paths."""
 
 import asyncio
+import time
 
 import pytest
 import structlog
 
-from app.core import middleware
+from app.core import database, middleware
+from app.core.keys import POOL
 from tests.conftest import TEST_KEYS
 from tests.shop.conftest import IMPORT, load, product, user
 
@@ -154,3 +156,30 @@ async def test_a_token_path_is_redacted_even_when_it_matches_nothing(client, met
     assert [line["path"] for line in lines] == ["/t/{token}", "/t/{token}"]
     assert "secret-token" not in str(logs)
 
+
+
+async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monkeypatch):
+    monkeypatch.setattr(database, "ACQUIRE_TIMEOUT", 0.3)
+    monkeypatch.setattr(middleware, "OUTAGES", middleware.OutageLog())
+    pool = client.app[POOL]
+    held = [await pool.acquire() for _ in range(pool.get_max_size())]
+    try:
+        with structlog.testing.capture_logs() as logs:
+            started = time.monotonic()
+            response = await client.get("/api/v1/completions?limit=1", headers=INTEGRATION)
+        assert response.status == 500 and time.monotonic() - started < 2
+        assert await response.json() == {"error": "Internal server error",
+                                         "code": "internal_error"}
+        (line,) = [e for e in logs if e["event"] == "database unavailable"]
+        assert line["error_class"] == "TimeoutError"
+    finally:
+        for conn in held:
+            await pool.release(conn)
+    again = await client.get("/api/v1/completions?limit=1", headers=INTEGRATION)
+    assert again.status == 200
+
+
+async def test_pooled_sessions_have_statement_and_idle_transaction_limits(client):
+    async with client.app[POOL].acquire() as conn:
+        assert await conn.fetchval("SHOW statement_timeout") == "1min"
+        assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"

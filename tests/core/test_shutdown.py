@@ -52,15 +52,7 @@ def test_serve_exits_cleanly_on_sigterm(database_url):
         [sys.executable, "-m", "app", "serve"], env=env, stdout=subprocess.PIPE, text=True
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
+        _listening(port)
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=30) == 0
     finally:

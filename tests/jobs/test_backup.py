@@ -172,27 +172,29 @@ async def test_a_cancelled_backup_stops_pg_dump(
     assert not Path(f"/proc/{pid}").exists()
 
 
-async def test_an_older_pg_dump_on_path_is_not_used(job_context, monkeypatch, tmp_path):
-    # The server is 18: a pg_dump 15 on PATH cannot dump it, the bundled 18 can.
-    fake_pg_dump(tmp_path / "bin", "echo 'pg_dump: error: aborting because of server version "
-                 "mismatch' >&2\nexit 1\n", version="15.14")
+@pytest.mark.parametrize(
+    ("on_path", "chosen"),
+    [
+        # The server is 18: a pg_dump 15 on PATH cannot dump it, the bundled 18 can.
+        ("15.14", "bundled"),
+        ("19.1", "path"),
+    ],
+)
+async def test_the_newest_pg_dump_that_can_dump_the_server_is_used(
+    job_context, monkeypatch, tmp_path, on_path, chosen
+):
+    fake_pg_dump(tmp_path / "bin", 'for a; do case "$a" in --file=*) echo x > "${a#--file=}";; '
+                 "esac; done\n", version=on_path)
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     with structlog.testing.capture_logs() as logs:
         await backup(job_context())
     (line,) = [e for e in logs if e["event"] == "backup written"]
-    assert line["pg_dump"] == str(pg_bin_dir() / "pg_dump")
-    assert line["pg_dump_version"].startswith("18.") and line["server_major"] == 18
-
-
-async def test_a_newer_pg_dump_on_path_is_preferred(job_context, monkeypatch, tmp_path):
-    fake_pg_dump(tmp_path / "bin", 'for a; do case "$a" in --file=*) echo new > "${a#--file=}";; '
-                 "esac; done\n", version="19.1")
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    with structlog.testing.capture_logs() as logs:
-        await backup(job_context())
-    (line,) = [e for e in logs if e["event"] == "backup written"]
-    assert line["pg_dump"] == str(tmp_path / "bin" / "pg_dump")
-    assert line["pg_dump_version"] == "19.1"
+    if chosen == "bundled":
+        assert line["pg_dump"] == str(pg_bin_dir() / "pg_dump")
+        assert line["pg_dump_version"].startswith("18.") and line["server_major"] == 18
+    else:
+        assert (line["pg_dump"], line["pg_dump_version"]) == (
+            str(tmp_path / "bin" / "pg_dump"), on_path)
 
 
 async def test_only_older_clients_fail_the_backup_with_their_versions(
