@@ -16,7 +16,7 @@ from app.core.loader import Section
 @dataclass(frozen=True)
 class Family:
     name: str
-    # A RouteTableDef, or several joined: `[*routes, *rider_pages.routes]`.
+    # A RouteTableDef (or several joined into one sequence).
     routes: Sequence[web.AbstractRouteDef]
     # Load-data sections, in the order they must be written.
     sections: Sequence[Section] = ()

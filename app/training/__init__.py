@@ -1,14 +1,13 @@
 """Family C: the training platform integration API."""
 
 from app.core.family import Family
-from app.training import rider_pages
 from app.training.demo import demo_document
 from app.training.loading import SECTIONS, after_load
 from app.training.routes import routes
 
 FAMILY = Family(
     name="training",
-    routes=[*routes, *rider_pages.routes],
+    routes=routes,
     sections=SECTIONS,
     after_load=[after_load],
     demo=demo_document,

@@ -20,7 +20,7 @@ from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema, operation
 from app.training import cursor, docs, store
 from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
-from app.training.notifications import notify_flag
+from app.messaging.notifications import notify_flag
 from app.training.riders import parse_riders
 from app.training.schemas import (
     FLAG_TYPES,

@@ -12,7 +12,7 @@ from typing import get_args
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
-from app.training.messaging import Status
+from app.messaging.messaging import Status
 from app.training.riders import LANGUAGES, MARKETS, STATUSES
 
 FLAG_TYPES = (

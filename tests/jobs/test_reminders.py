@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import structlog
 
-from app.training.links import LINK_PURPOSE, verify
+from app.messaging.links import LINK_PURPOSE, verify
 from jobs import JOBS, JobFailed
 from tests.conftest import TEST_KEYS
 from tests.messaging.rows import add_path, add_rider, assign

@@ -2,8 +2,8 @@
 
 import time
 
-from app.training.messaging import Delivery, Messenger
-from app.training.outbox import Draft, deliver
+from app.messaging.messaging import Delivery, Messenger
+from app.messaging.outbox import Draft, deliver
 from tests.conftest import make_settings
 from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN
 

@@ -6,7 +6,7 @@ from http.cookies import SimpleCookie
 import pytest
 import structlog
 
-from app.training.links import (
+from app.messaging.links import (
     LINK_PURPOSE,
     SESSION_COOKIE,
     SESSION_PURPOSE,

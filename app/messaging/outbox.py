@@ -10,7 +10,7 @@ from typing import Literal
 import asyncpg
 
 from app.core import sql
-from app.training.messaging import Delivery, Messenger
+from app.messaging.messaging import Delivery, Messenger
 
 SQL = sql.load("messaging", "record_messages")
 

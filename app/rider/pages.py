@@ -15,7 +15,7 @@ from aiohttp import web
 
 from app.core import html, sql
 from app.core.keys import POOL, SETTINGS
-from app.training.links import (
+from app.messaging.links import (
     LINK_PURPOSE,
     SESSION_COOKIE,
     SESSION_PURPOSE,
@@ -24,9 +24,9 @@ from app.training.links import (
     sign,
     verify,
 )
-from app.training.texts import due_text
+from app.messaging.texts import due_text
 
-log = structlog.get_logger("training.links")
+log = structlog.get_logger("rider.pages")
 
 SQL = sql.load("messaging", "rider_open_training")
 
