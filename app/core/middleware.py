@@ -15,14 +15,9 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core.errors import (
-    NUL_MESSAGE,
-    ApiError,
-    error_response,
-    from_http_exception,
-    is_shop_path,
-)
+from app.core.errors import NUL_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, InvalidJson
+from app.core.keys import ERROR_SHAPES
 
 log = structlog.get_logger("app.http")
 
@@ -59,30 +54,30 @@ def _request_id(request: web.Request) -> str:
 
 
 async def _respond(request: web.Request, handler) -> web.StreamResponse:
+    shape = request.app[ERROR_SHAPES].for_path(request.path)
     try:
         return await handler(request)
     except ApiError as exc:
-        return error_response(request.path, exc)
+        return shape.render(exc)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        return error_response(request.path, from_http_exception(exc))
+        return shape.render(from_http_exception(exc))
     except BodyTooLarge:
-        return error_response(request.path, ApiError(413, "Request body too large"))
+        return shape.render(ApiError(413, "Request body too large"))
     except InvalidJson:
-        return error_response(request.path, ApiError(400, "The request body is not valid JSON."))
+        return shape.render(ApiError(400, "The request body is not valid JSON."))
     except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
         log.warning("concurrent update conflict")
-        return error_response(request.path, CONFLICT)
+        return shape.render(CONFLICT)
     except (asyncpg.CharacterNotInRepertoireError, asyncpg.UntranslatableCharacterError):
         # Text PostgreSQL cannot store (U+0000) reached a statement, which then failed whole.
-        status = 422 if is_shop_path(request.path) else 400
-        return error_response(request.path, ApiError(status, NUL_MESSAGE))
+        return shape.render(ApiError(shape.invalid_status, NUL_MESSAGE))
     except asyncio.CancelledError:
         raise
     except Exception:
         log.exception("unhandled error", method=request.method, path=_logged_path(request))
-        return error_response(request.path, ApiError(500, "Internal server error"))
+        return shape.render(ApiError(500, "Internal server error"))
 
 
 @web.middleware

@@ -6,8 +6,8 @@ from app.training.loading import SECTIONS, after_load
 from app.training.routes import routes
 
 FAMILY = Family(
-    name="training",
     routes=routes,
+    prefixes=("/api/v1/",),
     sections=SECTIONS,
     after_load=[after_load],
     demo=demo_document,
