@@ -12,7 +12,7 @@ import structlog
 import uvloop
 from aiohttp import web
 
-from app.core import database, logging, migrations
+from app.core import database, logs, migrations
 from app.core.config import ConfigError, Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.core.sql import SqlFileMissing
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         settings = Settings.from_env()
-        logging.setup(settings.log_format)
+        logs.setup(settings.log_format)
         args.run(settings, args)
     except (
         ConfigError,

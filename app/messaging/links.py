@@ -23,6 +23,10 @@ class InvalidToken(Exception):
     """The token was not made by this service with this secret, or it has expired."""
 
 
+class ExpiredToken(InvalidToken):
+    """A genuine token past its expiry: the rider needs a new link."""
+
+
 def sign(secret: str, purpose: bytes, rider_id: str, expires: datetime) -> str:
     return tokens.seal(secret, purpose, f"{int(expires.timestamp())}:{rider_id}".encode())
 
@@ -35,7 +39,7 @@ def verify(secret: str, purpose: bytes, token: str, now: datetime) -> str:
         raise InvalidToken("forged or malformed") from None
     expiry, _, rider_id = payload.decode().partition(":")
     if int(expiry) <= now.timestamp():
-        raise InvalidToken("expired")
+        raise ExpiredToken("expired")
     return rider_id
 
 

@@ -20,6 +20,7 @@ from app.messaging.links import (
     SESSION_COOKIE,
     SESSION_PURPOSE,
     SESSION_TTL,
+    ExpiredToken,
     InvalidToken,
     sign,
     verify,
@@ -70,10 +71,11 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
     now = datetime.now(UTC)
     try:
         rider_id = verify(settings.session_secret, LINK_PURPOSE, request.match_info["token"], now)
+    except ExpiredToken:
+        log.info("one-tap link refused", reason="expired")
+        return html.page(400, "This link has expired", NEW_LINK_HINT)
     except InvalidToken as exc:
         log.info("one-tap link refused", reason=str(exc))
-        if str(exc) == "expired":
-            return html.page(400, "This link has expired", NEW_LINK_HINT)
         return html.page(400, "This link is not valid", NEW_LINK_HINT)
     try:
         rows = await request.app[POOL].fetch(SQL.rider_open_training, rider_id)

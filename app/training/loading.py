@@ -14,7 +14,7 @@ import asyncpg
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app.core import sql
-from app.core.loader import RecordError, Section, schema_validator
+from app.core.loader import RecordError, Section, unique, validated
 from app.training import store
 from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES, parse_riders
 from app.training.schemas import FLAG_TYPES, StrictBoolean
@@ -153,7 +153,9 @@ async def after_load(conn: asyncpg.Connection) -> None:
 
 SECTIONS = [
     Section("riders", validate_riders, write_riders),
-    Section("courses", schema_validator(CourseRecordSchema), write_courses),
-    Section("paths", schema_validator(PathRecordSchema), write_paths),
-    Section("completions", schema_validator(CompletionRecordSchema), write_completions),
+    Section("courses", validated(CourseRecordSchema, unique("id")), write_courses),
+    Section("paths", validated(PathRecordSchema, unique("id")), write_paths),
+    Section(
+        "completions", validated(CompletionRecordSchema), write_completions
+    ),
 ]

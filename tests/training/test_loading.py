@@ -113,6 +113,10 @@ async def test_completions_complete_open_assignments_and_a_retake_keeps_the_firs
      "data.json: completions[0].completedAt: Not a valid aware datetime."),
     ({**catalogue(), "completions": [completion(completedAt="2026-01-01T00:00:00Z")]},
      "data.json: completions[0].completedAt: must not be before startedAt"),
+    ({"courses": [*catalogue()["courses"], {**catalogue()["courses"][0], "title": "Again"}]},
+     "data.json: courses[2].id: duplicate id"),
+    ({"courses": catalogue()["courses"], "paths": catalogue()["paths"] * 2},
+     "data.json: paths[1].id: duplicate id"),
 ])
 async def test_a_bad_record_rejects_the_file_naming_section_index_and_field(db, document,
                                                                             message):

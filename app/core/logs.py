@@ -44,7 +44,3 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     root.setLevel(level)
     # aiohttp's own access log is replaced by the request middleware's line.
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
-
-
-def get(name: str | None = None):
-    return structlog.get_logger(name)
