@@ -6,8 +6,8 @@ from aiohttp import web
 
 from app.core import database, openapi
 from app.core.config import Settings
-from app.core.http import CLIENT_MAX_SIZE
 from app.core.errors import ErrorShapes
+from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, SETTINGS
 from app.core.middleware import request_context, stamp_request_id
 from app.families import FAMILIES

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Sequence
 import structlog
 from aiohttp import web
 
-
 log = structlog.get_logger("app.checks")
 
 # Tens of kB a write: few enough writes to be cheap, small enough to keep memory flat.

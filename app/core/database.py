@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -78,7 +77,7 @@ async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asy
             init=_init_connection,
             server_settings={"application_name": "rider-ops", "timezone": "UTC"},
         )
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
 
 
@@ -98,7 +97,7 @@ async def connect(url: str):
         conn = await asyncpg.connect(
             url, timeout=CONNECT_TIMEOUT, server_settings={"timezone": "UTC"}
         )
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
     try:
         await _init_connection(conn)

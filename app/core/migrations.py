@@ -37,7 +37,8 @@ def _backend(url: str):
         return get_backend(yoyo_url(url))
     except psycopg.OperationalError as exc:
         reason = (str(exc).strip().splitlines() or ["no answer"])[0]
-        raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {reason}") from exc
+        where = describe(url)
+        raise DatabaseUnavailable(f"cannot connect to database at {where}: {reason}") from exc
 
 
 def apply(url: str) -> int:

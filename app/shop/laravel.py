@@ -14,8 +14,9 @@ from marshmallow import ValidationError, fields, validate
 from app.core.errors import ApiError, ErrorShape
 from app.core.http import json_response
 
-TRUTHY = {True, 1, "1", "true"}
-FALSY = {False, 0, "0", "false"}
+# The numbers 1 and 0 are in the sets too: they equal True and False.
+TRUTHY = {True, "1", "true"}
+FALSY = {False, "0", "false"}
 
 
 def blanks_as_null(values: dict[str, Any]) -> dict[str, Any]:

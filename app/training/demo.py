@@ -85,7 +85,7 @@ def demo_document(rng: random.Random, riders: int) -> dict[str, Any]:
         })
         if status == "onboarding":
             continue
-        for course_id, (_, quiz) in zip(ids, COURSES):
+        for course_id, (_, quiz) in zip(ids, COURSES, strict=True):
             if rng.random() < 0.35:
                 started = START + timedelta(minutes=rng.randrange(0, 300 * 24 * 60))
                 spent = rng.randrange(240, 3600)

@@ -18,9 +18,9 @@ from app.core.http import (
 )
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema, operation
+from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
 from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
-from app.messaging.notifications import notify_flag
 from app.training.riders import parse_riders
 from app.training.schemas import (
     FLAG_TYPES,

@@ -45,7 +45,9 @@ async def test_other_endpoints_refuse_over_one_mebibyte(client, path, headers):
 
 async def test_413_has_the_family_shape(client):
     shop = await client.post(
-        "/api/import/users", data=b" " * (BULK_BODY_LIMIT + 1), headers={"api-key": "test-import-key"}
+        "/api/import/users",
+        data=b" " * (BULK_BODY_LIMIT + 1),
+        headers={"api-key": "test-import-key"},
     )
     assert await shop.json() == {"success": False, "message": "Request body too large"}
     training = await client.post(

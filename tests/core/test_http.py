@@ -26,7 +26,8 @@ async def echo(request):
 
 async def store_text(request):
     body = await read_json(request)
-    return json_response({"stored": await request.app[POOL].fetchval("SELECT $1::text", body["text"])})
+    stored = await request.app[POOL].fetchval("SELECT $1::text", body["text"])
+    return json_response({"stored": stored})
 
 
 async def echo_bulk(request):

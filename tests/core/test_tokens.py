@@ -4,7 +4,8 @@ from app.core.tokens import ForgedToken, seal, unseal
 
 
 def test_a_sealed_payload_comes_back():
-    assert unseal("secret", b"cursor", seal("secret", b"cursor", b"payload \xff")) == b"payload \xff"
+    token = seal("secret", b"cursor", b"payload \xff")
+    assert unseal("secret", b"cursor", token) == b"payload \xff"
 
 
 @pytest.mark.parametrize(
