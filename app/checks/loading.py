@@ -7,7 +7,7 @@ questions loaded with them.
 from __future__ import annotations
 
 from app.checks import questioner, store
-from app.checks.schemas import CheckRecordSchema, QuestionRecordSchema
+from app.checks.records import CheckRecordSchema, QuestionRecordSchema
 from app.core.loader import Section, json_text, unique, validated
 
 

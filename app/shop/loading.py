@@ -278,7 +278,7 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
     await conn.execute(store.SQL.refresh_orders, ids)
 
 
-async def refresh_kit_state(conn: asyncpg.Connection) -> None:
+async def after_load(conn: asyncpg.Connection) -> None:
     """After a file: every user's kit counters, since kits, units or partners may have changed."""
     await conn.execute(store.SQL.refresh_kit_state, None)
 

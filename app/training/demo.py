@@ -39,7 +39,7 @@ def _stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")
 
 
-def demo_document(rng: random.Random, riders: int) -> dict[str, Any]:
+def demo(rng: random.Random, riders: int) -> dict[str, Any]:
     courses = [
         {"id": _uuid(rng), "title": title, "has_quiz": quiz, "pass_mark": 70 if quiz else None}
         for title, quiz in COURSES

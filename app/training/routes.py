@@ -17,7 +17,8 @@ from app.core.http import (
     read_json,
 )
 from app.core.keys import POOL, SETTINGS
-from app.core.openapi import ErrorSchema, operation
+from app.core.openapi import ErrorSchema
+from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
 from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
@@ -36,7 +37,13 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
-training_operation = functools.partial(operation, tag="Training", security="integration")
+api = functools.partial(
+    endpoint,
+    routes,
+    guard=bearer_key("integration_api_key"),
+    tag="Training",
+    security="integration",
+)
 
 MAX_RIDERS = 5000
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
@@ -70,8 +77,9 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
         raise ApiError(400, message) from None
 
 
-@routes.post("/api/v1/riders")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/riders",
     summary="Create or update riders, then run the automatic rules",
     request=RidersRequestSchema,
     responses={
@@ -85,7 +93,6 @@ async def _json_body(request: web.Request, message: str, limit: int) -> object:
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
 )
-@bearer_key("integration_api_key")
 async def upsert_riders(request: web.Request) -> web.Response:
     body = await _json_body(request, RIDERS_BODY_MESSAGE, BULK_BODY_LIMIT)
     rows = body.get("riders") if isinstance(body, dict) else None
@@ -101,8 +108,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
     return json_response(saved.body(errors))
 
 
-@routes.post("/api/v1/flags")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/flags",
     summary="Record a performance flag and assign its corrective training",
     request=FlagRequestSchema,
     responses={
@@ -115,7 +123,6 @@ async def upsert_riders(request: web.Request) -> web.Response:
     request_example={"riderId": "R-10001", "type": "late_delivery",
                      "note": "Three late orders this week", "notify": True},
 )
-@bearer_key("integration_api_key")
 async def record_flag(request: web.Request) -> web.Response:
     body = await _json_body(request, FLAG_MESSAGE, SMALL_BODY_LIMIT)
     if not isinstance(body, dict):
@@ -140,8 +147,9 @@ async def record_flag(request: web.Request) -> web.Response:
     })
 
 
-@routes.post("/api/v1/assignments")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/assignments",
     summary="Assign a learning path to riders chosen by ID and/or filters",
     request=AssignmentRequestSchema,
     responses={
@@ -156,7 +164,6 @@ async def record_flag(request: web.Request) -> web.Response:
     request_example={"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
                      "riderIds": ["R-10001", "R-10002"], "markets": ["AE", "QA"]},
 )
-@bearer_key("integration_api_key")
 async def assign_path(request: web.Request) -> web.Response:
     try:
         assignment = parse_assignment(
@@ -178,8 +185,10 @@ async def assign_path(request: web.Request) -> web.Response:
     return json_response({"enrollmentsCreated": created})
 
 
-@routes.get("/api/v1/completions")
-@training_operation(
+@api(
+    "GET",
+    "/api/v1/completions",
+    allow_head=True,
     summary="Read passed-course records page by page, oldest first",
     query=CompletionsQuerySchema,
     responses={
@@ -191,7 +200,6 @@ async def assign_path(request: web.Request) -> web.Response:
     },
     description=docs.COMPLETIONS,
 )
-@bearer_key("integration_api_key")
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
     limit = cursor.parse_limit(request.query.get("limit"))
