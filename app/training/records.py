@@ -9,7 +9,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES
+from app.training.riders import LANGUAGES, MARKETS, MAX_LENGTHS, VEHICLE_TYPES
 from app.training.schemas import FLAG_TYPES, StrictBoolean
 
 
@@ -33,7 +33,9 @@ class PathRecordSchema(Schema):
     vehicle_types = fields.List(
         fields.String(validate=validate.OneOf(VEHICLE_TYPES)), load_default=list
     )
-    nationalities = fields.List(fields.String(validate=validate.Length(1, 60)), load_default=list)
+    nationalities = fields.List(
+        fields.String(validate=validate.Length(1, MAX_LENGTHS["nationality"])), load_default=list
+    )
     courses = fields.List(fields.UUID(), required=True)
 
     @validates_schema

@@ -22,7 +22,7 @@ from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
 from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
-from app.training.riders import parse_riders
+from app.training.riders import MAX_RIDERS, parse_riders
 from app.training.schemas import (
     FLAG_TYPES,
     AssignmentRequestSchema,
@@ -45,7 +45,6 @@ api = functools.partial(
     security="integration",
 )
 
-MAX_RIDERS = 5000
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
 NO_RIDER_SAVED = "No rider was saved."
 FLAG_MESSAGE = (
