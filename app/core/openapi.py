@@ -105,7 +105,10 @@ def _response(text: str, schema: Any) -> dict[str, Any]:
 
 def _path_parameters(path: str) -> list[dict[str, Any]]:
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
-    return [{"in": "path", "name": n, "required": True, "schema": {"type": "string"}} for n in names]
+    return [
+        {"in": "path", "name": name, "required": True, "schema": {"type": "string"}}
+        for name in names
+    ]
 
 
 def build_spec(app: web.Application) -> dict[str, Any]:
