@@ -16,7 +16,7 @@ import structlog
 import uvloop
 from aiohttp import web
 
-from app.core import database, logging, migrations
+from app.core import database, logs, migrations
 from app.core.config import ConfigError, Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.core.sql import SqlFileMissing
@@ -99,7 +99,7 @@ def _watch(workers: Sequence[multiprocessing.Process]):
 
 
 def _worker(settings: Settings, url: str) -> None:
-    logging.setup(settings.log_format)
+    logs.setup(settings.log_format)
     pins.configure(settings)
     try:
         _serve_here(settings, url, shared_port=True)
@@ -217,7 +217,7 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
 
 
 async def _revoke(url: str, rider_id: str) -> None:
-    from app.training.links import revoke_links
+    from app.messaging.links import revoke_links
 
     async with database.connect(url) as conn:
         if not await revoke_links(conn, rider_id):
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         settings = Settings.from_env()
-        logging.setup(settings.log_format)
+        logs.setup(settings.log_format)
         pins.configure(settings)
         args.run(settings, args)
     except (

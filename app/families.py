@@ -1,7 +1,8 @@
-"""The three API families, in the order their load-data sections are written."""
+"""The service's packages, in the order their load-data sections are written."""
 
 from app.checks import FAMILY as CHECKS
+from app.rider import FAMILY as RIDER
 from app.shop import FAMILY as SHOP
 from app.training import FAMILY as TRAINING
 
-FAMILIES = (CHECKS, SHOP, TRAINING)
+FAMILIES = (CHECKS, SHOP, TRAINING, RIDER)

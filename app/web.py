@@ -6,8 +6,9 @@ from aiohttp import web
 
 from app.core import database, openapi
 from app.core.config import Settings
+from app.core.errors import ErrorShapes
 from app.core.http import CLIENT_MAX_SIZE
-from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.families import FAMILIES
 from app.training import pins
@@ -51,5 +52,8 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
+    app[ERROR_SHAPES] = ErrorShapes(
+        (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
+    )
     openapi.setup(app, API_DESCRIPTION)
     return app

@@ -45,7 +45,7 @@ async def _post_worst(server: Server) -> list[tuple[str, int, float]]:
             body = worst_body(key, bulk)
             assert len(body) <= bulk.limit
 
-            async def post():
+            async def post(path=path, body=body, headers=headers):
                 async with session.post(server.url + path, data=body, headers=headers) as r:
                     await r.read()
                     return r.status

@@ -73,7 +73,7 @@ async def _client_version(program: str) -> tuple[int, int] | None:
             env=_client_env({}),
         )
         stdout, _ = await asyncio.wait_for(process.communicate(), VERSION_TIMEOUT)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return None
     return _version(stdout.decode(errors="replace")) if process.returncode == 0 else None
 

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 import structlog
 
 from app.core import sql
-from app.training.links import one_tap_link
-from app.training.messaging import Messenger
-from app.training.outbox import Draft, deliver, record
-from app.training.texts import due_text, reminder_text
+from app.messaging.links import one_tap_link
+from app.messaging.messaging import Messenger
+from app.messaging.outbox import Draft, deliver, record
+from app.messaging.texts import due_text, reminder_text
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs.reminders")

@@ -6,8 +6,8 @@ from app.checks.routes import routes
 from app.core.family import Family
 
 FAMILY = Family(
-    name="checks",
     routes=routes,
+    prefixes=("/api/v2/",),
     sections=SECTIONS,
     demo=demo,
     demo_tables=("questions", "checks"),

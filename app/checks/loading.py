@@ -7,7 +7,7 @@ questions loaded with them.
 from __future__ import annotations
 
 from app.checks import questioner, store
-from app.checks.schemas import CheckRecordSchema, QuestionRecordSchema
+from app.checks.records import CheckRecordSchema, QuestionRecordSchema
 from app.core.loader import Section, json_text, unique, validated
 
 
@@ -24,7 +24,7 @@ validate_checks = validated(CheckRecordSchema, unique("id"), _answered_once)
 async def write_checks(conn, checks: list[dict]) -> None:
     incomplete = [questioner.incomplete_questions(check["answers"]) for check in checks]
     stored = await store.stored_questioners(
-        conn, [check["id"] for check, missing in zip(checks, incomplete) if missing]
+        conn, [check["id"] for check, missing in zip(checks, incomplete, strict=True) if missing]
     )
     catalogue = await store.catalogue_snapshots(conn, set().union(*incomplete))
     rows = []

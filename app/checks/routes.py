@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 from aiohttp import web
 
-from app.checks import store
+from app.checks import docs, store
 from app.checks.queries import parse
 from app.checks.schemas import (
     CheckSchema,
@@ -18,7 +18,8 @@ from app.checks.streaming import MAX_STREAMS, stream_array, stream_slot
 from app.core.auth import bearer_key
 from app.core.http import json_response
 from app.core.keys import POOL
-from app.core.openapi import ErrorSchema, operation
+from app.core.openapi import ErrorSchema
+from app.core.routing import endpoint
 
 routes = web.RouteTableDef()
 
@@ -35,43 +36,22 @@ COMMON_ERRORS = {
 }
 
 
-def endpoint(path: str, *, ok: tuple[str, Any], **documentation: Any):
-    """A GET of Family A: routed (no HEAD), documented, guarded by CHECKS_API_KEY."""
-
-    def decorate(handler):
-        documented = operation(
-            tag="Checks",
-            security="checks",
-            responses={200: ok, **COMMON_ERRORS},
-            **documentation,
-        )(bearer_key("checks_api_key")(handler))
-        return routes.get(path, allow_head=False)(documented)
-
-    return decorate
+api = functools.partial(
+    endpoint,
+    routes,
+    "GET",
+    guard=bearer_key("checks_api_key"),
+    tag="Checks",
+    security="checks",
+)
 
 
-@endpoint(
+@api(
     "/api/v2/checks",
     summary="Ambassador checks",
     query=ChecksQuerySchema,
-    ok=("Checks ordered by ID ascending.", CheckSchema(many=True)),
-    description=(
-        "All checks matching every given filter (AND), ordered by `ID` ascending; with no "
-        "filter, every check. Parameter names are case-sensitive and unknown parameters are "
-        "ignored. A malformed value (an ID that is not a bigint written in digits, a date not "
-        "written `YYYY-MM-DD`, a boolean other than true/false/1/0 in any case, an empty value) "
-        "or a parameter given twice answers 400 `invalid_request` naming it.\n\n"
-        "`check_date_from`/`check_date_to` compare the date part of the local `Check_date`, "
-        "both inclusive; a range whose start is after its end matches nothing.\n\n"
-        "`Rider_ID`, `Recorder_ID` are numbers; `ID_validation`, `License_plate` are 1/0; "
-        "`Check_date` is the local wall-clock time (`YYYY-MM-DD HH:MM:SS`) and `Timezone` its "
-        "UTC offset label (`UTC+04:00`); `Country_code` and `Timezone` are always present, "
-        "null when unknown. `Questioner` is ordered by `question_id` and keeps the question's "
-        "text, category and image as they were when the check was recorded.\n\n"
-        "The response is streamed (chunked transfer encoding) in constant server memory. If "
-        "the server fails after the first byte, it closes the connection: a body that is not "
-        "a complete JSON array is an error, never a partial result."
-    ),
+    responses={200: ("Checks ordered by ID ascending.", CheckSchema(many=True)), **COMMON_ERRORS},
+    description=docs.CHECKS,
 )
 async def list_checks(request: web.Request) -> web.StreamResponse:
     filters = parse(_checks_query, request.query)
@@ -79,17 +59,15 @@ async def list_checks(request: web.Request) -> web.StreamResponse:
         return await stream_array(request, batches)
 
 
-@endpoint(
+@api(
     "/api/v2/questioner",
     summary="Questionnaire catalogue",
     query=QuestionerQuerySchema,
-    ok=("Questions ordered by question_id.", QuestionSchema(many=True)),
-    description=(
-        "Every question of the catalogue, ordered by `question_id`; with `country_id=N`, "
-        "exactly the questions of country N (a question belongs to one country). The name is "
-        "case-sensitive and unknown parameters are ignored; a malformed `country_id` answers "
-        "400 `invalid_request`."
-    ),
+    responses={
+        200: ("Questions ordered by question_id.", QuestionSchema(many=True)),
+        **COMMON_ERRORS,
+    },
+    description=docs.QUESTIONER,
 )
 async def list_questions(request: web.Request) -> web.Response:
     query = parse(_questioner_query, request.query)

@@ -93,4 +93,4 @@ async def upsert_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
     reported_items JSON text or None, Questioner JSON text)."""
     if not rows:
         return
-    await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows)))
+    await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows, strict=True)))

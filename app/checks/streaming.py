@@ -17,7 +17,6 @@ from aiohttp import web
 
 from app.core.errors import ApiError
 
-
 log = structlog.get_logger("app.checks")
 
 # Tens of kB a write: few enough writes to be cheap, small enough to keep memory flat.
@@ -43,7 +42,7 @@ async def stream_slot() -> AsyncIterator[None]:
     slots = _slots.setdefault(loop, asyncio.Semaphore(MAX_STREAMS))
     try:
         await asyncio.wait_for(slots.acquire(), STREAM_WAIT)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise BUSY from None
     try:
         yield

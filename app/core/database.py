@@ -133,7 +133,7 @@ async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asy
                 **SESSION_LIMITS,
             },
         )
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
 
 
@@ -153,7 +153,7 @@ async def connect(url: str):
         conn = await asyncpg.connect(
             url, timeout=CONNECT_TIMEOUT, server_settings={"timezone": "UTC"}
         )
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
     try:
         await _init_connection(conn)

@@ -1,12 +1,15 @@
-"""API errors and the body shape each family gives them.
+"""API errors, and the error shapes packages answer them in.
 
-Families A and C answer `{ "error": <message>, "code": <code> }`; Family B (the shop) answers
-`{ "success": false, "message": <text> }`, with `errors` on a 422. The shape follows the
-path that was called, so unknown paths under a family's prefix get that family's shape too.
+Each package's descriptor names its URL prefixes and its `ErrorShape`; the shape follows the
+path that was called (the longest prefix wins), so unknown paths under a package's prefix get
+that package's shape too. A path under no prefix gets `JSON_ERRORS`:
+`{ "error": <message>, "code": <code> }`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -39,11 +42,6 @@ NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
 # ... nor a lone UTF-16 surrogate, which JSON can spell (`"\ud800"`) but Unicode text cannot hold.
 SURROGATE_MESSAGE = "Text must not contain an unpaired surrogate (\\ud800 to \\udfff)."
 
-# Pages riders open from a message: errors there are pages too, never JSON.
-HTML_PREFIXES = ("/t/",)
-
-SHOP_PREFIXES = ("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/")
-
 
 class ApiError(Exception):
     """Raised by handlers; `extra` fields are merged into the error body."""
@@ -56,20 +54,40 @@ class ApiError(Exception):
         self.extra = extra
 
 
-def is_shop_path(path: str) -> bool:
-    return path.startswith(SHOP_PREFIXES)
+@dataclass(frozen=True)
+class ErrorShape:
+    """How a package answers an error; `invalid_status` is its status for input it refuses
+    (400, or 422 where the package's API says so)."""
+
+    render: Callable[[ApiError], web.Response]
+    invalid_status: int = 400
 
 
-def error_body(path: str, error: ApiError) -> dict[str, Any]:
-    if is_shop_path(path):
-        return {"success": False, "message": error.message, **error.extra}
-    return {"error": error.message, "code": error.code, **error.extra}
+def _json_error(error: ApiError) -> web.Response:
+    body = {"error": error.message, "code": error.code, **error.extra}
+    return json_response(body, status=error.status)
 
 
-def error_response(path: str, error: ApiError) -> web.Response:
-    if path.startswith(HTML_PREFIXES):
-        return html.page(error.status, error.message, "Please try again later.")
-    return json_response(error_body(path, error), status=error.status)
+def _html_error(error: ApiError) -> web.Response:
+    return html.page(error.status, error.message, "Please try again later.")
+
+
+JSON_ERRORS = ErrorShape(_json_error)
+# Pages people open in a browser: errors there are pages too, never JSON.
+HTML_ERRORS = ErrorShape(_html_error)
+
+
+class ErrorShapes:
+    """The error shape of each URL prefix; the longest prefix that matches wins."""
+
+    def __init__(self, prefixes: Iterable[tuple[str, ErrorShape]]):
+        self._prefixes = sorted(prefixes, key=lambda item: len(item[0]), reverse=True)
+
+    def for_path(self, path: str) -> ErrorShape:
+        for prefix, shape in self._prefixes:
+            if path.startswith(prefix):
+                return shape
+        return JSON_ERRORS
 
 
 def from_http_exception(exc: web.HTTPException) -> ApiError:

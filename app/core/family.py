@@ -1,4 +1,4 @@
-"""What an API family contributes to the service."""
+"""What a package (an API family or an HTML package) contributes to the service."""
 
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ from typing import Any
 import asyncpg
 from aiohttp import web
 
+from app.core.errors import JSON_ERRORS, ErrorShape
 from app.core.loader import Section
 
 
 @dataclass(frozen=True)
 class Family:
-    name: str
-    # A RouteTableDef, or several joined: `[*routes, *rider_pages.routes]`.
+    # A RouteTableDef (or several joined into one sequence).
     routes: Sequence[web.AbstractRouteDef]
+    # The URL prefixes this package owns: errors under them (unknown paths too) take `errors`.
+    prefixes: Sequence[str] = ()
+    errors: ErrorShape = JSON_ERRORS
     # Load-data sections, in the order they must be written.
     sections: Sequence[Section] = ()
     # Run once after a file's sections are written, inside its transaction.

@@ -183,7 +183,7 @@ def bulk_route(handler: Handler) -> Handler:
         slots = _bulk_slots()
         try:
             await asyncio.wait_for(slots.acquire(), BULK_WAIT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise Busy from None
         try:
             return await handler(request)

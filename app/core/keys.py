@@ -4,8 +4,11 @@ import asyncpg
 from aiohttp import web
 
 from app.core.config import Settings
+from app.core.errors import ErrorShapes
 
 SETTINGS = web.AppKey("settings", Settings)
 POOL = web.AppKey("pool", asyncpg.Pool)
 # The database the pool serves, for jobs that run PostgreSQL's client programs.
 DATABASE_URL = web.AppKey("database_url", str)
+# The error shape of each URL prefix, from the packages' descriptors.
+ERROR_SHAPES = web.AppKey("error_shapes", ErrorShapes)

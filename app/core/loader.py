@@ -44,7 +44,7 @@ def _first_error(messages: Any, path: str = "") -> tuple[str, str]:
     if isinstance(messages, list):
         first = messages[0]
         return (path, first) if isinstance(first, str) else _first_error(first, path)
-    key = sorted(messages, key=lambda k: (not isinstance(k, int), k if isinstance(k, int) else 0))[0]
+    key = min(messages, key=lambda k: (not isinstance(k, int), k if isinstance(k, int) else 0))
     step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
     return _first_error(messages[key], path + step)
 

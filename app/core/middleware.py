@@ -15,16 +15,10 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core.errors import (
-    NUL_MESSAGE,
-    SURROGATE_MESSAGE,
-    ApiError,
-    error_response,
-    from_http_exception,
-    is_shop_path,
-)
 from app.core.database import UNAVAILABLE
+from app.core.errors import NUL_MESSAGE, SURROGATE_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
+from app.core.keys import ERROR_SHAPES
 
 log = structlog.get_logger("app.http")
 
@@ -113,47 +107,44 @@ def _request_id(request: web.Request) -> str:
 
 
 async def _respond(request: web.Request, handler) -> web.StreamResponse:
+    shape = request.app[ERROR_SHAPES].for_path(request.path)
     try:
         return await handler(request)
     except ApiError as exc:
-        return error_response(request.path, exc)
+        return shape.render(exc)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        response = error_response(request.path, from_http_exception(exc))
+        response = shape.render(from_http_exception(exc))
         if "Allow" in exc.headers:  # a 405 names the methods the path takes (RFC 9110)
             response.headers["Allow"] = exc.headers["Allow"]
         return response
     except BodyTooLarge:
-        return error_response(request.path, ApiError(413, "Request body too large"))
+        return shape.render(ApiError(413, "Request body too large"))
     except TooManyValues:
-        return error_response(request.path, ApiError(400, TOO_MANY_VALUES))
+        return shape.render(ApiError(400, TOO_MANY_VALUES))
     except InvalidJson:
-        return error_response(request.path, ApiError(400, "The request body is not valid JSON."))
+        return shape.render(ApiError(400, "The request body is not valid JSON."))
     except Busy:
-        response = error_response(request.path, BUSY)
+        response = shape.render(BUSY)
         response.headers["Retry-After"] = "5"
         return response
     except UnpairedSurrogate:
-        return error_response(request.path, _unstorable(request, SURROGATE_MESSAGE))
+        return shape.render(ApiError(shape.invalid_status, SURROGATE_MESSAGE))
     except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
         log.warning("concurrent update conflict")
-        return error_response(request.path, CONFLICT)
+        return shape.render(CONFLICT)
     except (asyncpg.CharacterNotInRepertoireError, asyncpg.UntranslatableCharacterError):
         # Text PostgreSQL cannot store (U+0000) reached a statement, which then failed whole.
-        return error_response(request.path, _unstorable(request, NUL_MESSAGE))
+        return shape.render(ApiError(shape.invalid_status, NUL_MESSAGE))
     except asyncio.CancelledError:
         raise
     except UNAVAILABLE as exc:
         OUTAGES.failure(exc)
-        return error_response(request.path, ApiError(500, "Internal server error"))
+        return shape.render(ApiError(500, "Internal server error"))
     except Exception:
         log.exception("unhandled error", method=request.method, path=_logged_path(request))
-        return error_response(request.path, ApiError(500, "Internal server error"))
-
-
-def _unstorable(request: web.Request, message: str) -> ApiError:
-    return ApiError(422 if is_shop_path(request.path) else 400, message)
+        return shape.render(ApiError(500, "Internal server error"))
 
 
 @web.middleware

@@ -1,4 +1,11 @@
-"""Schema migrations: yoyo `.sql` files in `migrations/`, applied under yoyo's lock."""
+"""Schema migrations: yoyo `.sql` files in `migrations/`, applied under yoyo's lock.
+
+After them, under the same lock, come the repeatable scripts `sql/<family>/functions/*.sql`
+(as Flyway's `R__` files): SQL functions that hold business rules and texts, each a
+`CREATE OR REPLACE`, run in name order in one transaction on every `migrate` and `serve`. A
+migration that first created a function stays as it was; to change the function, edit its
+script.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +17,10 @@ from yoyo import get_backend, read_migrations
 from yoyo.exceptions import LockTimeout
 
 from app.core.database import CONNECT_TIMEOUT, DatabaseUnavailable, describe
+from app.core.sql import SQL_DIR
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+FUNCTIONS_GLOB = "*/functions/*.sql"
 LOCK_TIMEOUT = 120
 
 
@@ -28,7 +37,8 @@ def _backend(url: str):
         return get_backend(yoyo_url(url))
     except psycopg.OperationalError as exc:
         reason = (str(exc).strip().splitlines() or ["no answer"])[0]
-        raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {reason}") from exc
+        where = describe(url)
+        raise DatabaseUnavailable(f"cannot connect to database at {where}: {reason}") from exc
 
 
 def apply(url: str) -> int:
@@ -43,11 +53,24 @@ def apply(url: str) -> int:
         with backend.lock(timeout=LOCK_TIMEOUT):
             pending = backend.to_apply(migrations)
             backend.apply_migrations(pending)
+            _apply_repeatable(backend)
     except LockTimeout as exc:
         raise DatabaseUnavailable(f"migrations are locked at {describe(url)}: {exc}") from exc
     finally:
         backend.connection.close()
     return len(pending)
+
+
+def repeatable_scripts() -> list[Path]:
+    return sorted(SQL_DIR.glob(FUNCTIONS_GLOB), key=lambda path: path.relative_to(SQL_DIR))
+
+
+def _apply_repeatable(backend) -> None:
+    with backend.transaction():
+        cursor = backend.cursor()
+        for script in repeatable_scripts():
+            # No parameters: psycopg sends the text as is (`%` in a plpgsql format() stays).
+            cursor.execute(script.read_text(encoding="utf-8"))
 
 
 def rollback_all(url: str) -> None:

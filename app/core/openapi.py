@@ -111,7 +111,10 @@ def _response(text: str, schema: Any) -> dict[str, Any]:
 
 def _path_parameters(path: str) -> list[dict[str, Any]]:
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
-    return [{"in": "path", "name": n, "required": True, "schema": {"type": "string"}} for n in names]
+    return [
+        {"in": "path", "name": name, "required": True, "schema": {"type": "string"}}
+        for name in names
+    ]
 
 
 def _with_common_responses(path: str, responses: dict[str, Any]) -> dict[str, Any]:

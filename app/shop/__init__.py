@@ -1,15 +1,17 @@
 """Family B: the equipment shop."""
 
 from app.core.family import Family
+from app.shop import laravel
 from app.shop.demo import DEMO_TABLES, demo
-from app.shop.loading import SECTIONS, refresh_kit_state
+from app.shop.loading import SECTIONS, after_load
 from app.shop.routes import routes
 
 FAMILY = Family(
-    name="shop",
     routes=routes,
+    prefixes=("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/"),
+    errors=laravel.ERRORS,
     sections=SECTIONS,
-    after_load=[refresh_kit_state],
+    after_load=[after_load],
     demo=demo,
     demo_tables=DEMO_TABLES,
 )

@@ -1,4 +1,4 @@
-"""Validation texts in Laravel's wording (DESIGN §4), for marshmallow fields and 422 bodies.
+"""Laravel's wording and error body (DESIGN §4), for marshmallow fields and the shop's errors.
 
 Laravel names a field by its key with underscores as spaces ("The product id field is
 required."); the `errors` object keeps the key itself.
@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from aiohttp import web
 from marshmallow import ValidationError, fields, validate
 
-from app.core.errors import ApiError
+from app.core.errors import ApiError, ErrorShape
 from app.core.fields import Integer
+from app.core.http import json_response
 
-TRUTHY = {True, 1, "1", "true"}
-FALSY = {False, 0, "0", "false"}
+# The numbers 1 and 0 are in the sets too: they equal True and False.
+TRUTHY = {True, "1", "true"}
+FALSY = {False, "0", "false"}
 
 
 def blanks_as_null(values: dict[str, Any]) -> dict[str, Any]:
@@ -132,3 +135,12 @@ def load(schema: Any, data: Any) -> Any:
         return schema.load(data)
     except ValidationError as exc:
         raise unprocessable(errors_of(exc)) from None
+
+
+def _error(error: ApiError) -> web.Response:
+    body = {"success": False, "message": error.message, **error.extra}
+    return json_response(body, status=error.status)
+
+
+# `{"success": false, "message"}`, with `errors` on a 422; refused input is a 422, as in Laravel.
+ERRORS = ErrorShape(_error, invalid_status=422)

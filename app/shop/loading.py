@@ -239,7 +239,7 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
         for r in records
         for j, s in enumerate(r["status_history"])
     ]
-    await conn.execute(SQL.load_order_statuses, *map(list, zip(*statuses)))
+    await conn.execute(SQL.load_order_statuses, *map(list, zip(*statuses, strict=True)))
     items = [
         (
             r["order_id"],
@@ -255,7 +255,7 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
         for j, it in enumerate(r["items"])
     ]
     if items:
-        await conn.execute(SQL.load_order_items, *map(list, zip(*items)))
+        await conn.execute(SQL.load_order_items, *map(list, zip(*items, strict=True)))
     exchanged = [
         (
             r["order_id"],
@@ -274,11 +274,11 @@ async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
         for j, p in enumerate(r["exchange"]["products"])
     ]
     if exchanged:
-        await conn.execute(SQL.load_exchange_products, *map(list, zip(*exchanged)))
+        await conn.execute(SQL.load_exchange_products, *map(list, zip(*exchanged, strict=True)))
     await conn.execute(store.SQL.refresh_orders, ids)
 
 
-async def refresh_kit_state(conn: asyncpg.Connection) -> None:
+async def after_load(conn: asyncpg.Connection) -> None:
     """After a file: every user's kit counters, since kits, units or partners may have changed."""
     await conn.execute(store.SQL.refresh_kit_state, None)
 

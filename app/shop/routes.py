@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from aiohttp import web
 
 from app.core.auth import shop_key
@@ -9,7 +11,8 @@ from app.core.errors import ApiError
 from app.core.fields import integer_text
 from app.core.http import IMPORT, bulk_route, json_response, read_bulk_json, read_json
 from app.core.keys import POOL, SETTINGS
-from app.core.openapi import ShopErrorSchema, operation
+from app.core.openapi import ShopErrorSchema
+from app.core.routing import endpoint
 from app.shop import docs, importing, paging, store
 from app.shop import laravel as lv
 from app.shop.schemas import (
@@ -32,6 +35,12 @@ from app.shop.schemas import (
 )
 
 routes = web.RouteTableDef()
+import_api = functools.partial(
+    endpoint, routes, guard=shop_key("shop_import_api_key"), tag="Shop", security="shop_import"
+)
+orders_api = functools.partial(
+    endpoint, routes, guard=shop_key("shop_orders_api_key"), tag="Shop", security="shop_orders"
+)
 
 AUTH_ERRORS = {
     401: ("The api-key header is missing", ShopErrorSchema),
@@ -74,11 +83,10 @@ def _object(body: object) -> dict:
     return lv.blanks_as_null(body) if isinstance(body, dict) else {}
 
 
-@routes.post("/api/import/users")
-@operation(
+@import_api(
+    "POST",
+    "/api/import/users",
     summary="Create or update users in bulk",
-    tag="Shop",
-    security="shop_import",
     request=ImportRequestSchema,
     request_example={
         "users": [
@@ -103,7 +111,6 @@ def _object(body: object) -> dict:
     ),
     description=docs.IMPORT,
 )
-@shop_key("shop_import_api_key")
 @bulk_route
 async def import_users(request: web.Request) -> web.Response:
     body = _object(await read_bulk_json(request, IMPORT))
@@ -117,11 +124,10 @@ async def import_users(request: web.Request) -> web.Response:
     return json_response({"success": True, "results": importing.results(records, checked, saved)})
 
 
-@routes.get("/api/users/find-by-email", allow_head=False)
-@operation(
+@import_api(
+    "GET",
+    "/api/users/find-by-email",
     summary="Find a user's internal ID by email",
-    tag="Shop",
-    security="shop_import",
     query=FindByEmailQuerySchema,
     responses=_responses(
         ("The user", FoundUserSchema),
@@ -130,7 +136,6 @@ async def import_users(request: web.Request) -> web.Response:
     ),
     description="The email is compared case-insensitively; inactive users are found too.",
 )
-@shop_key("shop_import_api_key")
 async def find_by_email(request: web.Request) -> web.Response:
     query = lv.load(FIND_BY_EMAIL, _query(request))
     user = await store.find_by_email(request.app[POOL], query["email"])
@@ -146,16 +151,14 @@ async def find_by_email(request: web.Request) -> web.Response:
     )
 
 
-@routes.get("/api/products", allow_head=False)
-@operation(
+@import_api(
+    "GET",
+    "/api/products",
     summary="List available products",
-    tag="Shop",
-    security="shop_import",
     query=ProductsQuerySchema,
     responses=_responses(("Products ordered by id", ProductSchema(many=True))),
     description=docs.PRODUCTS,
 )
-@shop_key("shop_import_api_key")
 async def products(request: web.Request) -> web.Response:
     partner_name = _query(request).get("partner_name")
     return json_response(await store.products(request.app[POOL], partner_name))
@@ -168,17 +171,15 @@ def _user_id(request: web.Request) -> int:
     return user_id
 
 
-@routes.get("/api/users/{user}/kit", allow_head=False)
-@operation(
+@import_api(
+    "GET",
+    "/api/users/{user}/kit",
     summary="A user's kit",
-    tag="Shop",
-    security="shop_import",
     responses=_responses(
         ("The kit", KitSchema), (404, (f"Unknown user: `{USER_NOT_FOUND}`", ShopErrorSchema))
     ),
     description=docs.KIT,
 )
-@shop_key("shop_import_api_key")
 async def get_kit(request: web.Request) -> web.Response:
     per_user = request.app[SETTINGS].feature_user_product_kit
     kit = await store.kit(request.app[POOL], _user_id(request), per_user)
@@ -187,11 +188,10 @@ async def get_kit(request: web.Request) -> web.Response:
     return json_response({"success": True, "kit": kit})
 
 
-@routes.post("/api/users/{user}/kit")
-@operation(
+@import_api(
+    "POST",
+    "/api/users/{user}/kit",
     summary="Add a product to a user's kit or change it",
-    tag="Shop",
-    security="shop_import",
     request=KitWriteSchema,
     request_example={"product_id": 12, "quantity": 2, "mandatory": True},
     responses=_responses(
@@ -203,7 +203,6 @@ async def get_kit(request: web.Request) -> web.Response:
     ),
     description=docs.KIT_WRITE,
 )
-@shop_key("shop_import_api_key")
 async def save_kit_entry(request: web.Request) -> web.Response:
     pool = request.app[POOL]
     user_id = _user_id(request)
@@ -224,16 +223,14 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     return json_response({"success": True, "kit": kit})
 
 
-@routes.get("/api/users", allow_head=False)
-@operation(
+@import_api(
+    "GET",
+    "/api/users",
     summary="Page through users with their kits",
-    tag="Shop",
-    security="shop_import",
     query=UsersQueryDoc,
     responses=_responses(("A page of users", UserPageSchema), INVALID),
     description=docs.USERS_LIST,
 )
-@shop_key("shop_import_api_key")
 async def list_users(request: web.Request) -> web.Response:
     query = _query(request)
     filters = lv.load(USERS_QUERY, query)
@@ -249,18 +246,16 @@ async def list_users(request: web.Request) -> web.Response:
     return json_response(paging.envelope(request.url, page, limit, total, users))
 
 
-@routes.get("/api/v1/exchanges/orders", allow_head=False)
-@operation(
+@orders_api(
+    "GET",
+    "/api/v1/exchanges/orders",
     summary="List exchange orders",
-    tag="Shop",
-    security="shop_orders",
     query=OrdersQuerySchema,
     responses=_responses(
         ("Exchange orders (a bare array)", ExchangeOrderSchema(many=True)), INVALID
     ),
     description=docs.EXCHANGE_ORDERS,
 )
-@shop_key("shop_orders_api_key")
 async def list_exchange_orders(request: web.Request) -> web.Response:
     query = lv.load(ORDERS_QUERY, _query(request))
     limit = query.get("limit", MAX_PAGE)
@@ -272,11 +267,10 @@ async def list_exchange_orders(request: web.Request) -> web.Response:
     return json_response(orders)
 
 
-@routes.post("/api/v1/exchanges/review")
-@operation(
+@orders_api(
+    "POST",
+    "/api/v1/exchanges/review",
     summary="Approve or deny an exchange",
-    tag="Shop",
-    security="shop_orders",
     request=ReviewSchema,
     request_example={"order_id": 100234, "status": "approved"},
     responses=_responses(
@@ -294,7 +288,6 @@ async def list_exchange_orders(request: web.Request) -> web.Response:
     ),
     description=docs.REVIEW,
 )
-@shop_key("shop_orders_api_key")
 async def review_exchange(request: web.Request) -> web.Response:
     review = lv.load(REVIEW, await _body(request))
     status = await store.review_exchange(request.app[POOL], review["order_id"], review["status"])

@@ -1,16 +1,15 @@
 """Family C: the training platform integration API."""
 
 from app.core.family import Family
-from app.training import rider_pages
-from app.training.demo import demo_document
+from app.training.demo import demo
 from app.training.loading import SECTIONS, after_load
 from app.training.routes import routes
 
 FAMILY = Family(
-    name="training",
-    routes=[*routes, *rider_pages.routes],
+    routes=routes,
+    prefixes=("/api/v1/",),
     sections=SECTIONS,
     after_load=[after_load],
-    demo=demo_document,
+    demo=demo,
     demo_tables=["riders", "courses", "paths"],
 )

@@ -1,9 +1,10 @@
 """The completions feed's paging rules: `limit`, `since` and the opaque `cursor`.
 
 A cursor is the key of the last record of a page, (completedAt, riderId, courseId) as the
-page printed them, as base64url JSON followed by `.` and an HMAC-SHA256 of it. The HMAC key is
-derived from INTEGRATION_API_KEY (an HMAC of a label, never the key itself), which is set whenever the API answers at all;
-rotating the key therefore invalidates outstanding cursors (a client starts with `since`).
+page printed them, as base64url JSON followed by `.` and its full HMAC-SHA256, sealed by
+`app.core.tokens`. The HMAC key is derived from INTEGRATION_API_KEY (an HMAC of a label, never
+the key itself), which is set whenever the API answers at all; rotating the key therefore
+invalidates outstanding cursors (a client starts with `since`).
 """
 
 from __future__ import annotations

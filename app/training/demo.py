@@ -39,7 +39,7 @@ def _stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")
 
 
-def demo_document(rng: random.Random, riders: int) -> dict[str, Any]:
+def demo(rng: random.Random, riders: int) -> dict[str, Any]:
     courses = [
         {"id": _uuid(rng), "title": title, "has_quiz": quiz, "pass_mark": 70 if quiz else None}
         for title, quiz in COURSES
@@ -85,7 +85,7 @@ def demo_document(rng: random.Random, riders: int) -> dict[str, Any]:
         })
         if status == "onboarding":
             continue
-        for course_id, (_, quiz) in zip(ids, COURSES):
+        for course_id, (_, quiz) in zip(ids, COURSES, strict=True):
             if rng.random() < 0.35:
                 started = START + timedelta(minutes=rng.randrange(0, 300 * 24 * 60))
                 spent = rng.randrange(240, 3600)

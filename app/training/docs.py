@@ -1,5 +1,7 @@
 """OpenAPI descriptions of the training endpoints: the decisions a client can rely on."""
 
+from app.training.assignments import MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
+
 RIDERS = """\
 Creates or updates riders, matched on the trimmed `riderId`, then runs the automatic rules
 ('auto-assign to every matching rider' and 'riders in onboarding status').
@@ -46,7 +48,7 @@ one path assigned, sends or logs a one-tap link to the training.
   saved together; the notification step runs after they are saved.
 """
 
-ASSIGNMENTS = """\
+ASSIGNMENTS = f"""\
 Assigns one learning path (why `api`, deadline now plus the path's days to complete) to the
 riders that match every criterion given: in `riderIds` (when given), and for each filter given,
 one of its values (matched exactly: market codes upper case, vehicle types lower case).
@@ -61,9 +63,9 @@ one of its values (matched exactly: market codes upper case, vehicle types lower
 * Unknown fields are ignored; there is no city filter (the admin panel's is not available).
 * Checked in this order: the body's shape (400), then that riderIds or a filter is given
   (400), then the path (404).
-* One statement: the call assigns all matching riders or none. Up to 250,000 `riderIds`
-  (duplicates count once) of 1 to 64 characters; up to 100 values in each filter, each 1 to 64
-  characters; bodies up to 20 MiB.
+* One statement: the call assigns all matching riders or none. Up to {MAX_RIDER_IDS:,} `riderIds`
+  (duplicates count once) of 1 to {MAX_VALUE_LENGTH} characters; up to {MAX_FILTER_VALUES}
+  values in each filter, each 1 to {MAX_VALUE_LENGTH} characters; bodies up to 20 MiB.
 """
 
 COMPLETIONS = """\

@@ -13,6 +13,18 @@ from typing import Any
 
 from app.core.errors import NUL_MESSAGE
 
+# The spec's limits, enforced here and shown by the OpenAPI schemas (`schemas.py`) from these
+# same constants: the longest value of each rider field, and riders in one call.
+MAX_LENGTHS = {
+    "riderId": 64,
+    "name": 200,
+    "phone": 32,
+    "city": 100,
+    "vehicleType": 40,
+    "nationality": 60,
+}
+MAX_RIDERS = 5000
+
 MARKETS = ("AE", "KW", "QA", "BH", "OM", "JO", "EG", "IQ")
 MARKET_NAMES = {
     "UAE": "AE", "KUWAIT": "KW", "QATAR": "QA", "BAHRAIN": "BH",
@@ -123,7 +135,7 @@ def _market(row: dict) -> str:
 
 
 def _phone(row: dict) -> str | None:
-    value = _optional(row, "phone", 32)
+    value = _optional(row, "phone", MAX_LENGTHS["phone"])
     if value is None:
         return None
     digits = _PHONE_NOISE.sub("", value)
@@ -162,13 +174,15 @@ def parse_rider(row: Any) -> Rider:
     if not isinstance(row, dict):
         raise RowError("(record)", f"Invalid input: expected object, received {json_type(row)}")
     # One field after the other: the first problem in the spec's field order is the error.
-    rider_id = _required(row, "riderId", 64)
-    name = _required(row, "name", 200)
+    rider_id = _required(row, "riderId", MAX_LENGTHS["riderId"])
+    name = _required(row, "name", MAX_LENGTHS["name"])
     market = _market(row)
     phone = _phone(row)
-    city = _optional(row, "city", 100)
-    vehicle_type = _optional(row, "vehicleType", 40, lambda text: text.strip().lower())
-    nationality = _optional(row, "nationality", 60)
+    city = _optional(row, "city", MAX_LENGTHS["city"])
+    vehicle_type = _optional(
+        row, "vehicleType", MAX_LENGTHS["vehicleType"], lambda text: text.strip().lower()
+    )
+    nationality = _optional(row, "nationality", MAX_LENGTHS["nationality"])
     return Rider(
         rider_id=rider_id,
         name=name,

@@ -20,11 +20,12 @@ from app.core.http import (
     read_json,
 )
 from app.core.keys import POOL, SETTINGS
-from app.core.openapi import ErrorSchema, operation
+from app.core.openapi import ErrorSchema
+from app.core.routing import endpoint
+from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
 from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
-from app.training.notifications import notify_flag
-from app.training.riders import parse_riders
+from app.training.riders import MAX_RIDERS, parse_riders
 from app.training.schemas import (
     FLAG_TYPES,
     AssignmentRequestSchema,
@@ -39,9 +40,14 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
-training_operation = functools.partial(operation, tag="Training", security="integration")
+api = functools.partial(
+    endpoint,
+    routes,
+    guard=bearer_key("integration_api_key"),
+    tag="Training",
+    security="integration",
+)
 
-MAX_RIDERS = 5000
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
 NO_RIDER_SAVED = "No rider was saved."
 FLAG_MESSAGE = (
@@ -75,8 +81,9 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
         raise ApiError(400, message) from None
 
 
-@routes.post("/api/v1/riders")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/riders",
     summary="Create or update riders, then run the automatic rules",
     request=RidersRequestSchema,
     responses={
@@ -91,7 +98,6 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
 )
-@bearer_key("integration_api_key")
 @bulk_route
 async def upsert_riders(request: web.Request) -> web.Response:
     body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS)
@@ -108,8 +114,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
     return json_response(saved.body(errors))
 
 
-@routes.post("/api/v1/flags")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/flags",
     summary="Record a performance flag and assign its corrective training",
     request=FlagRequestSchema,
     responses={
@@ -122,7 +129,6 @@ async def upsert_riders(request: web.Request) -> web.Response:
     request_example={"riderId": "R-10001", "type": "late_delivery",
                      "note": "Three late orders this week", "notify": True},
 )
-@bearer_key("integration_api_key")
 async def record_flag(request: web.Request) -> web.Response:
     body = await _json_body(request, FLAG_MESSAGE)
     if not isinstance(body, dict):
@@ -147,8 +153,9 @@ async def record_flag(request: web.Request) -> web.Response:
     })
 
 
-@routes.post("/api/v1/assignments")
-@training_operation(
+@api(
+    "POST",
+    "/api/v1/assignments",
     summary="Assign a learning path to riders chosen by ID and/or filters",
     request=AssignmentRequestSchema,
     responses={
@@ -164,7 +171,6 @@ async def record_flag(request: web.Request) -> web.Response:
     request_example={"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
                      "riderIds": ["R-10001", "R-10002"], "markets": ["AE", "QA"]},
 )
-@bearer_key("integration_api_key")
 @bulk_route
 async def assign_path(request: web.Request) -> web.Response:
     try:
@@ -185,8 +191,10 @@ async def assign_path(request: web.Request) -> web.Response:
     return json_response({"enrollmentsCreated": created})
 
 
-@routes.get("/api/v1/completions")
-@training_operation(
+@api(
+    "GET",
+    "/api/v1/completions",
+    allow_head=True,
     summary="Read passed-course records page by page, oldest first",
     query=CompletionsQuerySchema,
     responses={
@@ -196,7 +204,6 @@ async def assign_path(request: web.Request) -> web.Response:
     },
     description=docs.COMPLETIONS,
 )
-@bearer_key("integration_api_key")
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
     limit = cursor.parse_limit(request.query.get("limit"))

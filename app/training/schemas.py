@@ -12,9 +12,9 @@ from typing import get_args
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from app.messaging.messaging import Status
 from app.training.assignments import MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
-from app.training.messaging import Status
-from app.training.riders import LANGUAGES, MARKETS, STATUSES
+from app.training.riders import LANGUAGES, MARKETS, MAX_LENGTHS, MAX_RIDERS, STATUSES
 
 FLAG_TYPES = (
     "late_delivery",
@@ -41,19 +41,21 @@ class RiderSchema(Schema):
         unknown = EXCLUDE
 
     riderId = fields.String(required=True, metadata={
-        "description": "1 to 64 characters after trimming; the match key.", "maxLength": 64})
-    name = fields.String(required=True, metadata={"maxLength": 200})
+        "description": f"1 to {MAX_LENGTHS['riderId']} characters after trimming; the match key.",
+        "maxLength": MAX_LENGTHS["riderId"]})
+    name = fields.String(required=True, metadata={"maxLength": MAX_LENGTHS["name"]})
     market = fields.String(required=True, metadata={
         "description": "Code (" + ", ".join(MARKETS) + ") or market name (UAE, Kuwait, Qatar, "
         "Bahrain, Oman, Jordan, Egypt, Iraq), any case; stored as the code."})
     phone = fields.String(metadata={
         "description": "International format; spaces, dashes and brackets are removed, then "
-        "`+` and 7 to 15 digits.", "maxLength": 32})
-    city = fields.String(metadata={"maxLength": 100})
+        "`+` and 7 to 15 digits.", "maxLength": MAX_LENGTHS["phone"]})
+    city = fields.String(metadata={"maxLength": MAX_LENGTHS["city"]})
     vehicleType = fields.String(metadata={
         "description": "Stored in lower case. motorbike, car, bicycle, scooter and walker match "
-        "path filters; other values are accepted but never match.", "maxLength": 40})
-    nationality = fields.String(metadata={"maxLength": 60})
+        "path filters; other values are accepted but never match.",
+        "maxLength": MAX_LENGTHS["vehicleType"]})
+    nationality = fields.String(metadata={"maxLength": MAX_LENGTHS["nationality"]})
     language = fields.String(metadata={
         "description": "Any case. Default for new riders: en.", "enum": list(LANGUAGES)})
     status = fields.String(metadata={
@@ -68,7 +70,7 @@ class RidersRequestSchema(Schema):
         unknown = EXCLUDE
 
     riders = fields.List(fields.Nested(RiderSchema), required=True,
-                         metadata={"minItems": 1, "maxItems": 5000})
+                         metadata={"minItems": 1, "maxItems": MAX_RIDERS})
 
 
 class RowErrorSchema(Schema):

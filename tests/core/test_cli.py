@@ -11,6 +11,7 @@ import psycopg
 
 PASSWORD = "s3cret-pass"
 UNREACHABLE = f"postgresql://rider:{PASSWORD}@127.0.0.1:9/ops"
+COURSE_ID = "6f1c1a52-5f4b-4b8e-9a51-0c1b6f0a0001"
 
 
 def run(*args, env=None, timeout=60):
@@ -93,7 +94,7 @@ def test_run_job_unknown_name_is_refused():
 
 def test_load_data_invalid_record_writes_nothing(database_url, tmp_path):
     path = tmp_path / "training.json"
-    course = {"id": "6f1c1a52-5f4b-4b8e-9a51-0c1b6f0a0001", "title": "Road safety", "has_quiz": False}
+    course = {"id": COURSE_ID, "title": "Road safety", "has_quiz": False}
     rider = {"riderId": "R-1", "name": "Amal", "market": "Atlantis"}
     path.write_bytes(orjson.dumps({"courses": [course], "riders": [rider]}))
     result = run("load-data", str(path), env={"DATABASE_URL": database_url})
@@ -104,7 +105,7 @@ def test_load_data_invalid_record_writes_nothing(database_url, tmp_path):
 
 def test_load_data_prints_counts(database_url, tmp_path):
     path = tmp_path / "training.json"
-    course = {"id": "6f1c1a52-5f4b-4b8e-9a51-0c1b6f0a0001", "title": "Road safety", "has_quiz": False}
+    course = {"id": COURSE_ID, "title": "Road safety", "has_quiz": False}
     path.write_bytes(orjson.dumps({"courses": [course]}))
     result = run("load-data", str(path), env={"DATABASE_URL": database_url})
     assert result.returncode == 0, result.stderr

@@ -26,7 +26,8 @@ async def echo(request):
 
 async def store_text(request):
     body = await read_json(request)
-    return json_response({"stored": await request.app[POOL].fetchval("SELECT $1::text", body["text"])})
+    stored = await request.app[POOL].fetchval("SELECT $1::text", body["text"])
+    return json_response({"stored": stored})
 
 
 async def echo_bulk(request):
@@ -72,6 +73,21 @@ async def test_unknown_shop_path_has_shop_shape(client):
     response = await client.get("/api/users/1/nothing")
     assert response.status == 404
     assert await response.json() == {"success": False, "message": "Not found"}
+
+
+async def test_longest_prefix_picks_the_shape(client):
+    # /api/v1/exchanges/ (the shop) lies inside /api/v1/ (training): the longer prefix wins.
+    shop = await client.get("/api/v1/exchanges/nothing/here")
+    assert (shop.status, await shop.json()) == (404, {"success": False, "message": "Not found"})
+    training = await client.get("/api/v1/exchangesx")
+    assert await training.json() == {"error": "Not found", "code": "not_found"}
+
+
+async def test_unknown_path_of_an_html_package_is_a_page(client):
+    response = await client.get("/t/")
+    assert response.status == 404
+    assert response.content_type == "text/html"
+    assert "<h1>Not found</h1>" in await response.text()
 
 
 async def test_wrong_method_is_json_405(client):

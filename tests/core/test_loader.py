@@ -30,7 +30,8 @@ async def write_colours(conn, records):
 
 async def write_shades(conn, records):
     for index, record in enumerate(records):
-        if not await conn.fetchval("SELECT EXISTS (SELECT FROM colours WHERE name = $1)", record["colour"]):
+        known = "SELECT EXISTS (SELECT FROM colours WHERE name = $1)"
+        if not await conn.fetchval(known, record["colour"]):
             raise RecordError(index, "colour", f"unknown colour {record['colour']!r}")
 
 

@@ -1,3 +1,4 @@
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
@@ -35,3 +36,36 @@ def test_two_processes_starting_together_migrate_once(empty_database_url):
     with ThreadPoolExecutor(2) as pool:
         applied = list(pool.map(migrations.apply, [empty_database_url] * 2))
     assert sorted(applied) == [0, total]
+
+
+def _function_source(url: str, name: str) -> str:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [name]).fetchone()[0]
+
+
+def test_repeatable_scripts_replace_their_functions_on_every_migrate(
+    empty_database_url, tmp_path, monkeypatch
+):
+    migrations.apply(empty_database_url)
+    scripts = migrations.repeatable_scripts()
+    assert {path.stem for path in scripts} >= {
+        "shop_import_users", "shop_kit_entries", "training_path_passed", "training_proof_code"
+    }
+    # The scripts, not the migrations' first versions, are what runs: the proof code draws on
+    # gen_random_uuid (strong randomness), never random().
+    assert "gen_random_uuid" in _function_source(empty_database_url, "training_proof_code")
+    with psycopg.connect(empty_database_url) as conn:
+        codes = [conn.execute("SELECT training_proof_code()").fetchone()[0] for _ in range(200)]
+    assert all(re.fullmatch(r"[ABCDEFGHJKMNPQRSTVWXYZ2-9]{8}", code) for code in codes)
+    assert len(set(codes)) == 200
+
+    changed = tmp_path / "training" / "functions"
+    changed.mkdir(parents=True)
+    (changed / "training_proof_code.sql").write_text(
+        "CREATE OR REPLACE FUNCTION training_proof_code() RETURNS text\n"
+        "LANGUAGE sql VOLATILE AS $$ SELECT 'ABCDEFGH' $$;\n"
+    )
+    monkeypatch.setattr(migrations, "SQL_DIR", tmp_path)
+    assert migrations.apply(empty_database_url) == 0
+    with psycopg.connect(empty_database_url) as conn:
+        assert conn.execute("SELECT training_proof_code()").fetchone()[0] == "ABCDEFGH"

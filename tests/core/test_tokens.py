@@ -4,7 +4,8 @@ from app.core.tokens import ForgedToken, derive, seal, unseal
 
 
 def test_a_sealed_payload_comes_back():
-    assert unseal("secret", b"cursor", seal("secret", b"cursor", b"payload \xff")) == b"payload \xff"
+    token = seal("secret", b"cursor", b"payload \xff")
+    assert unseal("secret", b"cursor", token) == b"payload \xff"
 
 
 @pytest.mark.parametrize(
@@ -28,7 +29,9 @@ def test_a_character_outside_base64url_makes_a_token_forged(junk):
     # A lenient decoder skips such characters, so many spellings would carry one token.
     token = seal("secret", b"cursor", b"payload")
     encoded, mac = token.split(".")
-    for damaged in (f"{encoded[:2]}{junk}{encoded[2:]}.{mac}", f"{encoded}.{mac[:3]}{junk}{mac[3:]}"):
+    damaged_tokens = (f"{encoded[:2]}{junk}{encoded[2:]}.{mac}",
+                      f"{encoded}.{mac[:3]}{junk}{mac[3:]}")
+    for damaged in damaged_tokens:
         with pytest.raises(ForgedToken):
             unseal("secret", b"cursor", damaged)
 

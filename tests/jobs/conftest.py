@@ -8,7 +8,7 @@ from tests.messaging.fixtures import fake_provider, pool  # noqa: F401 - fixture
 
 
 @pytest.fixture
-def job_context(pool, database_url, tmp_path):
+def job_context(pool, database_url, tmp_path):  # noqa: F811 - the imported fixture
     """`job_context(**env)`: the context of a run with these variables (BACKUP_DIR in tmp).
 
     With DATABASE_URL among them, the job is pointed at that database, as `serve` would.

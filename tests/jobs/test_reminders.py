@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import structlog
 
-from app.training.links import LINK_PURPOSE, restored_link, signature_removed, verify
+from app.messaging.links import LINK_PURPOSE, restored_link, signature_removed, verify
 from jobs import JOBS, JobFailed
 from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign

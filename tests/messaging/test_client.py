@@ -6,8 +6,8 @@ import pytest
 from aiohttp import web
 
 from app.core.config import ConfigError
-from app.training.messaging import ANSWER_BYTES, Delivery, Messenger
-from app.training.outbox import Draft, deliver
+from app.messaging.messaging import ANSWER_BYTES, Delivery, Messenger
+from app.messaging.outbox import Draft, deliver
 from tests.conftest import make_settings
 from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN, FakeProvider
 

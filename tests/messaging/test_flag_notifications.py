@@ -4,8 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.training.links import LINK_PURPOSE, signature_removed, verify
-from app.training.notifications import notify_flag
+from app.messaging.links import LINK_PURPOSE, signature_removed, verify
+from app.messaging.notifications import notify_flag
 from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.training.links import signature_removed
+from app.messaging.links import signature_removed
 from tests.conftest import TEST_KEYS
 from tests.messaging.rows import add_path, add_rider
 

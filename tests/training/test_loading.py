@@ -6,7 +6,7 @@ import uuid
 import pytest
 
 from app.core.loader import LoadError, load_document
-from app.training.demo import demo_document
+from app.training.demo import demo
 from app.training.loading import SECTIONS, after_load
 from tests.training.helpers import add_rider, assignments
 
@@ -113,6 +113,10 @@ async def test_completions_complete_open_assignments_and_a_retake_keeps_the_firs
      "data.json: completions[0].completedAt: Not a valid aware datetime."),
     ({**catalogue(), "completions": [completion(completedAt="2026-01-01T00:00:00Z")]},
      "data.json: completions[0].completedAt: must not be before startedAt"),
+    ({"courses": [*catalogue()["courses"], {**catalogue()["courses"][0], "title": "Again"}]},
+     "data.json: courses[2].id: duplicate id"),
+    ({"courses": catalogue()["courses"], "paths": catalogue()["paths"] * 2},
+     "data.json: paths[1].id: duplicate id"),
 ])
 async def test_a_bad_record_rejects_the_file_naming_section_index_and_field(db, document,
                                                                             message):
@@ -126,7 +130,7 @@ async def test_a_bad_record_rejects_the_file_naming_section_index_and_field(db, 
 
 
 async def test_demo_data_is_valid_and_consistent(db):
-    document = demo_document(random.Random(7), 400)
+    document = demo(random.Random(7), 400)
     counts = await load(db, document)
     assert counts["riders"] == 400 and counts["paths"] == 8 and counts["completions"] > 300
     markets = await db.fetchval("SELECT count(DISTINCT market) FROM riders")

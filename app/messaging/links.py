@@ -33,6 +33,10 @@ class InvalidToken(Exception):
     """The token was not made by this service with this secret, or it has expired."""
 
 
+class ExpiredToken(InvalidToken):
+    """A genuine token past its expiry: the rider needs a new link."""
+
+
 def sign(secret: str, purpose: bytes, rider_id: str, expires: datetime) -> str:
     return tokens.seal(secret, purpose, f"{int(expires.timestamp())}:{rider_id}".encode())
 
@@ -50,7 +54,7 @@ def verify_issued(secret: str, purpose: bytes, token: str, now: datetime) -> tup
         raise InvalidToken("forged or malformed") from None
     expiry, _, rider_id = payload.decode().partition(":")
     if int(expiry) <= now.timestamp():
-        raise InvalidToken("expired")
+        raise ExpiredToken("expired")
     ttl = LINK_TTL if purpose == LINK_PURPOSE else SESSION_TTL
     return rider_id, int(expiry) - ttl.total_seconds()
 

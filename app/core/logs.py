@@ -47,7 +47,3 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     # The pool retries its connections through an outage with a traceback a try; the request
     # middleware reports the outage itself, one line now and then.
     logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
-
-
-def get(name: str | None = None):
-    return structlog.get_logger(name)

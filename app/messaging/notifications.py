@@ -17,12 +17,12 @@ import structlog
 
 from app.core import sql
 from app.core.config import Settings
-from app.training.links import one_tap_link
-from app.training.messaging import Messenger, Status
-from app.training.outbox import Draft, record
-from app.training.texts import due_text, flag_text
+from app.messaging.links import one_tap_link
+from app.messaging.messaging import Messenger, Status
+from app.messaging.outbox import Draft, record
+from app.messaging.texts import due_text, flag_text
 
-log = structlog.get_logger("training.notifications")
+log = structlog.get_logger("messaging.notifications")
 
 SQL = sql.load("messaging", "flag_notification")
 

@@ -15,19 +15,20 @@ from aiohttp import web
 
 from app.core import html, sql
 from app.core.keys import POOL, SETTINGS
-from app.training.links import (
+from app.messaging.links import (
     LINK_PURPOSE,
     SESSION_COOKIE,
     SESSION_PURPOSE,
     SESSION_TTL,
+    ExpiredToken,
     InvalidToken,
     revoked,
     sign,
     verify_issued,
 )
-from app.training.texts import due_text
+from app.messaging.texts import due_text
 
-log = structlog.get_logger("training.links")
+log = structlog.get_logger("rider.pages")
 
 SQL = sql.load("messaging", "rider_open_training")
 
@@ -73,10 +74,11 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
         rider_id, issued = verify_issued(
             settings.session_secret, LINK_PURPOSE, request.match_info["token"], now
         )
+    except ExpiredToken:
+        log.info("one-tap link refused", reason="expired")
+        return html.page(400, "This link has expired", NEW_LINK_HINT)
     except InvalidToken as exc:
         log.info("one-tap link refused", reason=str(exc))
-        if str(exc) == "expired":
-            return html.page(400, "This link has expired", NEW_LINK_HINT)
         return html.page(400, "This link is not valid", NEW_LINK_HINT)
     try:
         rows = await request.app[POOL].fetch(SQL.rider_open_training, rider_id)

@@ -10,8 +10,8 @@ from typing import Literal
 import asyncpg
 
 from app.core import sql
-from app.training.links import signature_removed
-from app.training.messaging import Delivery, Messenger
+from app.messaging.links import signature_removed
+from app.messaging.messaging import Delivery, Messenger
 
 SQL = sql.load("messaging", "record_messages")
 
