@@ -61,6 +61,8 @@ class ErrorShape:
 
     render: Callable[[ApiError], web.Response]
     invalid_status: int = 400
+    # The body's marshmallow schema in the OpenAPI document (None: `openapi.ErrorSchema`).
+    schema: Any = None
 
 
 def _json_error(error: ApiError) -> web.Response:

@@ -14,8 +14,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
-from app.core.errors import is_shop_path
+from app.core.errors import ErrorShape
 from app.core.http import json_response
+from app.core.keys import ERROR_SHAPES
 
 OPENAPI_ATTR = "__openapi__"
 
@@ -117,15 +118,17 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     ]
 
 
-def _with_common_responses(path: str, responses: dict[str, Any]) -> dict[str, Any]:
+def _with_common_responses(shape: ErrorShape, responses: dict[str, Any]) -> dict[str, Any]:
     """Answers any operation can give, added where a handler did not describe them itself:
-    500 (the database is down: retry later) and, on the shop's paths, 422 for text that
-    PostgreSQL cannot store (U+0000) in a parameter that reaches it."""
-    shop = is_shop_path(path)
-    error = ShopErrorSchema if shop else ErrorSchema
-    common = {"500": _response(UNEXPECTED, error)}
-    if shop:
-        common["422"] = _response("A parameter holds text that cannot be stored (U+0000)", error)
+    500 (the database is down: retry later), and the package's status for refused input
+    (400, the shop's 422) for text PostgreSQL cannot store (U+0000) in a parameter."""
+    error = shape.schema or ErrorSchema
+    common = {
+        "500": _response(UNEXPECTED, error),
+        str(shape.invalid_status): _response(
+            "A parameter holds text that cannot be stored (U+0000)", error
+        ),
+    }
     return dict(sorted({**common, **responses}.items()))
 
 
@@ -140,6 +143,7 @@ def build_spec(app: web.Application) -> dict[str, Any]:
     for name, scheme in SECURITY_SCHEMES.items():
         spec.components.security_scheme(name, scheme)
     operations: dict[str, dict[str, Any]] = {}
+    shapes = app[ERROR_SHAPES]
     for route in app.router.routes():
         doc = getattr(route.handler, OPENAPI_ATTR, None)
         # aiohttp adds a HEAD route to every GET route; documenting it would also share the
@@ -147,7 +151,8 @@ def build_spec(app: web.Application) -> dict[str, Any]:
         if doc is None or route.resource is None or route.method == "HEAD":
             continue
         path = route.resource.canonical
-        entry = {**doc, "responses": _with_common_responses(path, doc["responses"])}
+        responses = _with_common_responses(shapes.for_path(path), doc["responses"])
+        entry = {**doc, "responses": responses}
         if params := _path_parameters(path):
             entry["parameters"] = params + entry.get("parameters", [])
         operations.setdefault(path, {})[route.method.lower()] = entry

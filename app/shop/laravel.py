@@ -14,6 +14,7 @@ from marshmallow import ValidationError, fields, validate
 from app.core.errors import ApiError, ErrorShape
 from app.core.fields import Integer
 from app.core.http import json_response
+from app.core.openapi import ShopErrorSchema
 
 # The numbers 1 and 0 are in the sets too: they equal True and False.
 TRUTHY = {True, "1", "true"}
@@ -143,4 +144,4 @@ def _error(error: ApiError) -> web.Response:
 
 
 # `{"success": false, "message"}`, with `errors` on a 422; refused input is a 422, as in Laravel.
-ERRORS = ErrorShape(_error, invalid_status=422)
+ERRORS = ErrorShape(_error, invalid_status=422, schema=ShopErrorSchema)
