@@ -23,13 +23,15 @@ ALTER TABLE courses
     ADD COLUMN updated_at timestamptz(3) NOT NULL DEFAULT now(),
     -- The completions feed and the player read has_quiz and pass_mark: with content they are
     -- the document's (a quiz of at least one question; pass_mark set), never out of step.
+    -- (IS TRUE: a content that is not an object of two arrays fails, instead of passing as
+    -- NULL.)
     ADD CONSTRAINT courses_content_consistent CHECK (
         content IS NULL
         OR (jsonb_typeof(content -> 'lessons') = 'array'
             AND jsonb_array_length(content -> 'lessons') >= 1
             AND jsonb_typeof(content -> 'quiz') = 'array'
             AND has_quiz = (jsonb_array_length(content -> 'quiz') > 0)
-            AND pass_mark IS NOT NULL));
+            AND pass_mark IS NOT NULL) IS TRUE);
 ALTER TABLE courses ALTER COLUMN published SET DEFAULT false;
 
 -- One translation per course and language: the translated document ({ title, lessons,
