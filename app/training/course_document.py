@@ -7,8 +7,9 @@ export/import and load-data's `courses` records.
 
 `correct` holds 0-based option indexes (as the quiz form's `q0`, `q1` … count questions):
 unique, in range, at least one. Texts are trimmed and must not be empty. A course without a
-quiz has `quiz: []`. The bounds below keep one course well under the 1 MiB request body and
-an AI answer reviewable:
+quiz has `quiz: []`. The bounds below (30 lessons of at most 20,000 characters, 30 questions,
+titles of 200, questions of 1,000 and options of 500 characters) keep one course under the
+1 MiB request body and an AI answer reviewable.
 """
 
 from __future__ import annotations
@@ -64,16 +65,20 @@ class QuestionSchema(Schema):
             raise ValidationError("an option index appears twice", "correct")
 
 
-def _quiz() -> fields.List:
-    return fields.List(fields.Nested(QuestionSchema), load_default=list,
-                       validate=validate.Length(max=QUESTIONS_MAX))
+def lessons_field(**kwargs: Any) -> fields.List:
+    return fields.List(fields.Nested(LessonSchema), validate=validate.Length(1, LESSONS_MAX),
+                       **kwargs)
+
+
+def quiz_field(question: type[Schema] = QuestionSchema, **kwargs: Any) -> fields.List:
+    return fields.List(fields.Nested(question), validate=validate.Length(max=QUESTIONS_MAX),
+                       **kwargs)
 
 
 class CourseDocumentSchema(Schema):
     title = Trimmed(TITLE_MAX)
-    lessons = fields.List(fields.Nested(LessonSchema), required=True,
-                          validate=validate.Length(1, LESSONS_MAX))
-    quiz = _quiz()
+    lessons = lessons_field(required=True)
+    quiz = quiz_field(load_default=list)
     pass_mark = fields.Integer(strict=True, load_default=PASS_MARK_DEFAULT,
                                validate=validate.Range(0, 100))
 
@@ -90,10 +95,8 @@ class TranslationSchema(Schema):
     course's shape (same lessons, questions and options, in the same order)."""
 
     title = Trimmed(TITLE_MAX)
-    lessons = fields.List(fields.Nested(LessonSchema), required=True,
-                          validate=validate.Length(1, LESSONS_MAX))
-    quiz = fields.List(fields.Nested(TranslatedQuestionSchema), load_default=list,
-                       validate=validate.Length(max=QUESTIONS_MAX))
+    lessons = lessons_field(required=True)
+    quiz = quiz_field(TranslatedQuestionSchema, load_default=list)
 
     @post_load
     def _without_correct(self, data: dict, **_: Any) -> dict:
