@@ -8,8 +8,8 @@ export/import and load-data's `courses` records.
 `correct` holds 0-based option indexes (as the quiz form's `q0`, `q1` … count questions):
 unique, in range, at least one. Texts are trimmed and must not be empty. A course without a
 quiz has `quiz: []`. The bounds below (30 lessons of at most 20,000 characters, 30 questions,
-titles of 200, questions of 1,000 and options of 500 characters) keep one course under the
-1 MiB request body and an AI answer reviewable.
+titles of 200, questions of 1,000 and options of 500 characters) keep a whole course to about
+650,000 characters at most and an AI answer reviewable.
 """
 
 from __future__ import annotations
