@@ -10,7 +10,7 @@ correct answers and the pass mark are always the course's.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import asyncpg
@@ -87,10 +87,8 @@ async def read_course(conn: asyncpg.Connection, course_id: uuid.UUID,
         return course
     quiz = [{**question, "correct": ours["correct"]}
             for question, ours in zip(translation["quiz"], english["quiz"])]
-    return Course(
-        **{**course.__dict__, "title": translation["title"], "lessons": translation["lessons"],
-           "quiz": quiz, "language": language, "translation_state": row["translation_state"]}
-    )
+    return replace(course, title=translation["title"], lessons=translation["lessons"],
+                   quiz=quiz, language=language, translation_state=row["translation_state"])
 
 
 async def save_course(conn: asyncpg.Connection, document: dict,
