@@ -1,5 +1,6 @@
-"""The training family's part of the demo data: riders in the eight markets, courses, a path
-of every rule kind, and passed courses with realistic times, scores and attempts."""
+"""The training family's part of the demo data: riders in the eight markets, courses with
+lessons and quizzes (one translated into Arabic), a path of every rule kind, and passed courses
+with realistic times, scores and attempts."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.training import demo_courses
 from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES
 
 CITIES = {
@@ -22,12 +24,6 @@ FIRST_NAMES = ("Omar", "Ahmed", "Bilal", "Sara", "Imran", "Yousef", "Ravi", "Has
                "Karim", "Ali", "Nadia", "Tariq", "Samir", "Fatima", "Zaid", "Rashid", "Layla")
 LAST_NAMES = ("Haddad", "Khan", "Rahman", "Saleh", "Hussain", "Nasser", "Iqbal", "Mansour",
               "Sharma", "Aziz", "Farouk", "Qureshi", "Darwish", "Malik")
-COURSES = (
-    ("Food safety basics", True), ("Safe riding in traffic", True),
-    ("Customer service at the door", True), ("Handling cash and cards", False),
-    ("Using the rider app", False), ("Heat safety in summer", True),
-    ("Equipment care", False), ("Delivering on time", True),
-)
 START = datetime(2026, 1, 5, tzinfo=UTC)
 
 
@@ -41,8 +37,10 @@ def _stamp(moment: datetime) -> str:
 
 def demo(rng: random.Random, riders: int) -> dict[str, Any]:
     courses = [
-        {"id": _uuid(rng), "title": title, "has_quiz": quiz, "pass_mark": 70 if quiz else None}
-        for title, quiz in COURSES
+        {"id": _uuid(rng), **document, "published": True,
+         "translations": {language: {**translation, "state": "machine"} for language, translation
+                          in demo_courses.TRANSLATIONS.get(document["title"], {}).items()}}
+        for document in demo_courses.COURSES
     ]
     ids = [c["id"] for c in courses]
     paths = [
@@ -85,18 +83,19 @@ def demo(rng: random.Random, riders: int) -> dict[str, Any]:
         })
         if status == "onboarding":
             continue
-        for course_id, (_, quiz) in zip(ids, COURSES, strict=True):
+        for course in courses:
+            quiz = bool(course["quiz"])
             if rng.random() < 0.35:
                 started = START + timedelta(minutes=rng.randrange(0, 300 * 24 * 60))
                 spent = rng.randrange(240, 3600)
                 completions.append({
                     "riderId": rider_id,
-                    "courseId": course_id,
+                    "courseId": course["id"],
                     "language": rng.choice(LANGUAGES),
                     "startedAt": _stamp(started),
                     "completedAt": _stamp(started + timedelta(seconds=spent,
                                                               milliseconds=rng.randrange(1000))),
-                    "score": rng.randrange(70, 101) if quiz else None,
+                    "score": rng.randrange(course["pass_mark"], 101) if quiz else None,
                     "attempts": rng.choices((1, 2, 3), (70, 22, 8))[0] if quiz else 0,
                     "timeSpentSeconds": spent,
                 })

@@ -15,12 +15,12 @@ import asyncpg
 from app.core import sql
 from app.core.loader import RecordError, Section, unique, validated
 from app.training import store
-from app.training.records import CompletionRecordSchema, CourseRecordSchema, PathRecordSchema
+from app.training.course_records import validate_courses, write_courses
+from app.training.records import CompletionRecordSchema, PathRecordSchema
 from app.training.riders import parse_riders
 
 SQL = sql.load(
     "training",
-    "upsert_courses",
     "upsert_paths",
     "delete_path_courses",
     "insert_path_courses",
@@ -44,8 +44,6 @@ async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
     await store.upsert_riders(conn, riders)
 
 
-async def write_courses(conn: asyncpg.Connection, courses: list[dict]) -> None:
-    await conn.execute(SQL.upsert_courses, courses)
 
 
 async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
@@ -101,9 +99,7 @@ async def after_load(conn: asyncpg.Connection) -> None:
 
 SECTIONS = [
     Section("riders", validate_riders, write_riders),
-    Section("courses", validated(CourseRecordSchema, unique("id")), write_courses),
+    Section("courses", validate_courses, write_courses),
     Section("paths", validated(PathRecordSchema, unique("id")), write_paths),
-    Section(
-        "completions", validated(CompletionRecordSchema), write_completions
-    ),
+    Section("completions", validated(CompletionRecordSchema), write_completions),
 ]

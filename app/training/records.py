@@ -1,4 +1,6 @@
-"""load-data record schemas of the training family (DESIGN §6): courses, paths, completions.
+"""load-data record schemas of the training family (DESIGN §6): paths and completions.
+
+Courses carry their document and are checked by `app.training.course_records`.
 
 Riders are checked by `app.training.riders`, the same rules as `POST /api/v1/riders`.
 """
@@ -11,13 +13,6 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from app.training.riders import LANGUAGES, MARKETS, MAX_LENGTHS, VEHICLE_TYPES
 from app.training.schemas import FLAG_TYPES, StrictBoolean
-
-
-class CourseRecordSchema(Schema):
-    id = fields.UUID(required=True)
-    title = fields.String(required=True, validate=validate.Length(min=1))
-    has_quiz = StrictBoolean(required=True)
-    pass_mark = fields.Integer(load_default=None, validate=validate.Range(0, 100), strict=True)
 
 
 class PathRecordSchema(Schema):
