@@ -1,4 +1,4 @@
-"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job."""
+"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job, create-admin."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import structlog
+from marshmallow import ValidationError
 import uvloop
 from aiohttp import web
 
@@ -47,6 +48,7 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         _migrate(url)
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set")
+    asyncio.run(_offer_setup_link(settings, url))
     app = create_app(settings, url)
     scheduler.setup(app)
     loop = uvloop.new_event_loop()
@@ -60,6 +62,16 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         loop=loop,
         print=lambda *_: log.info("serving", host=settings.host, port=settings.port),
     )
+
+
+async def _offer_setup_link(settings: Settings, url: str) -> None:
+    """While no admin exists, log a one-time link that lets the first visitor create one."""
+    from app.admin import accounts
+
+    async with database.connect(url) as conn:
+        token = await accounts.new_setup_token(conn)
+    if token is not None:
+        log.warning("admin setup link", url=f"{settings.public_base_url}/admin/setup?token={token}")
 
 
 def migrate(settings: Settings, _: argparse.Namespace) -> None:
@@ -138,6 +150,30 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_run_job(settings, _database_url(settings), args.job))
 
 
+async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
+    from app.admin import accounts
+
+    async with database.connect(url) as conn:
+        created = await accounts.create_or_reset(conn, email, name, password)
+    print(f"admin {email} " + ("created" if created else "updated: new password, sessions ended"))
+
+
+def create_admin(settings: Settings, args: argparse.Namespace) -> None:
+    from app.admin.forms import EMAIL
+    from app.core.passwords import MIN_LENGTH
+
+    try:
+        EMAIL(args.email)
+    except ValidationError:
+        raise CommandError(f"not an email address: {args.email!r}") from None
+    password = sys.stdin.readline().removesuffix("\n").removesuffix("\r")
+    if len(password) < MIN_LENGTH:
+        raise CommandError(
+            f"the password (read from standard input) must have at least {MIN_LENGTH} characters"
+        )
+    asyncio.run(_create_admin(_database_url(settings), args.email, args.name, password))
+
+
 def parser() -> argparse.ArgumentParser:
     from jobs import JOBS
 
@@ -154,6 +190,12 @@ def parser() -> argparse.ArgumentParser:
     job = commands.add_parser("run-job", help="run a scheduled job now, once")
     job.add_argument("job", choices=sorted(JOBS))
     job.set_defaults(run=run_job)
+    admin = commands.add_parser(
+        "create-admin", help="create an admin of the panel, or set a new password (from stdin)"
+    )
+    admin.add_argument("email", metavar="EMAIL")
+    admin.add_argument("--name", help="the admin's name (default: the email's local part)")
+    admin.set_defaults(run=create_admin)
     return root
 
 

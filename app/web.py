@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.core import database, openapi
+from app.core import csrf, database, openapi, pages
 from app.core.config import Settings
 from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
@@ -37,7 +37,12 @@ def pool_context(database_url: str):
 
 
 def create_app(settings: Settings, database_url: str) -> web.Application:
-    app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
+    # The areas' guards (signed-in pages) run before the CSRF check, which needs their session.
+    guards = [guard for family in FAMILIES for guard in family.middlewares]
+    app = web.Application(
+        middlewares=[request_context, *guards, csrf.protect],
+        client_max_size=CLIENT_MAX_SIZE,
+    )
     app[SETTINGS] = settings
     app[DATABASE_URL] = database_url
     app.on_response_prepare.append(stamp_request_id)
@@ -45,4 +50,5 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     for family in FAMILIES:
         app.router.add_routes(family.routes)
     openapi.setup(app, API_DESCRIPTION)
+    pages.setup(app)
     return app

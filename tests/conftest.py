@@ -142,3 +142,14 @@ def make_client(aiohttp_client, database_url):
 @pytest.fixture
 async def client(make_client):
     return await make_client()
+
+
+from tests.web import (  # noqa: E402,F401 - fixtures for web pages, shared by every package
+    admin_client,
+    browser,
+    live_server,
+    make_admin,
+    page_client,
+    phone_page,
+    screenshot_dir,
+)

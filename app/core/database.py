@@ -21,6 +21,20 @@ CONNECT_TIMEOUT = 10
 SQL = sql.load("core", "plan_per_call")
 
 
+# The database is unreachable, refuses connections or dropped ours (asyncpg can report a
+# dropped connection as InternalClientError too).
+UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.ObjectNotInPrerequisiteStateError,
+    asyncpg.InvalidCatalogNameError,
+)
+
+
 class DatabaseUnavailable(Exception):
     """The database cannot be reached; the message names the host, never the password."""
 

@@ -18,6 +18,7 @@ DEFAULT_CODES = {
     400: "invalid_request",
     401: "unauthorized",
     403: "forbidden",
+    429: "too_many_requests",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
@@ -34,11 +35,19 @@ DEFAULT_MESSAGES = {
     500: "Internal server error",
 }
 
+# What a person is told under an error page's title.
+PAGE_HINTS = {
+    403: "Go back, reload the page and try again.",
+    404: "The address may be mistyped, or the page no longer exists.",
+    405: "This address does not accept that kind of request.",
+    413: "What was sent is too large.",
+    429: "Please wait a few minutes and try again.",
+    500: "Something went wrong on our side. Please try again later.",
+    503: "Please try again in a few minutes.",
+}
+
 # PostgreSQL cannot store U+0000 in text.
 NUL_MESSAGE = "Text must not contain the NUL character (U+0000)."
-
-# Pages riders open from a message: errors there are pages too, never JSON.
-HTML_PREFIXES = ("/t/",)
 
 SHOP_PREFIXES = ("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/")
 
@@ -65,8 +74,9 @@ def error_body(path: str, error: ApiError) -> dict[str, Any]:
 
 
 def error_response(path: str, error: ApiError) -> web.Response:
-    if path.startswith(HTML_PREFIXES):
-        return html.page(error.status, error.message, "Please try again later.")
+    if html.is_html_path(path):
+        hint = PAGE_HINTS.get(error.status, "Please try again later.")
+        return html.page(error.status, error.message, hint)
     return json_response(error_body(path, error), status=error.status)
 
 

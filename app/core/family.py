@@ -1,4 +1,4 @@
-"""What an API family contributes to the service."""
+"""What a family (an API family or a web area such as the admin panel) contributes."""
 
 from __future__ import annotations
 
@@ -26,3 +26,5 @@ class Family:
     demo: Callable[[random.Random, int], dict[str, Any]] | None = None
     # Tables that must be empty before demo-data fills the database.
     demo_tables: Sequence[str] = field(default_factory=tuple)
+    # Middlewares of a signed-in area (its guard), run after the request context.
+    middlewares: Sequence[Callable[..., Awaitable[web.StreamResponse]]] = ()

@@ -15,6 +15,7 @@ import asyncpg
 import structlog
 from aiohttp import web
 
+from app.core import database, html
 from app.core.errors import (
     NUL_MESSAGE,
     ApiError,
@@ -34,6 +35,8 @@ CONFLICT = ApiError(
     "Another request changed the same records at the same time; retry.",
     "conflict",
 )
+
+UNAVAILABLE = ApiError(503, "The service is not available right now", "unavailable")
 
 
 def _logged_path(request: web.Request) -> str:
@@ -80,8 +83,11 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
         return error_response(request.path, ApiError(status, NUL_MESSAGE))
     except asyncio.CancelledError:
         raise
-    except Exception:
+    except Exception as exc:
         log.exception("unhandled error", method=request.method, path=_logged_path(request))
+        # A page says the service is down for a while; the APIs keep their 500 (their contract).
+        if isinstance(exc, database.UNREACHABLE) and html.is_html_path(request.path):
+            return error_response(request.path, UNAVAILABLE)
         return error_response(request.path, ApiError(500, "Internal server error"))
 
 
