@@ -35,7 +35,16 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
 
 def setup(app: web.Application) -> None:
     app[aiohttp_jinja2.APP_KEY] = ENVIRONMENT
-    app.router.add_static("/static/", STATIC_DIR)
+    files = {str(p.relative_to(STATIC_DIR)): p for p in STATIC_DIR.rglob("*") if p.is_file()}
+
+    async def static_file(request: web.Request) -> web.FileResponse:
+        # Only the files present at start: no path from the address reaches the file system.
+        path = files.get(request.match_info["name"])
+        if path is None:
+            raise web.HTTPNotFound
+        return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
+
+    app.router.add_get("/static/{name:.+}", static_file)
     app.on_response_prepare.append(_security_headers)
 
 
