@@ -64,7 +64,8 @@ async def _given(request: web.Request) -> str | None:
 async def protect(request: web.Request, handler):
     """A POST to a page without a valid token answers 403, before its handler runs; a page
     that rendered a pre-session token sets its cookie."""
-    if request.method == "POST" and is_html_path(request.path):
+    routed = request.match_info.http_exception is None  # else the 404/405 page answers
+    if request.method == "POST" and routed and is_html_path(request.path):
         session = request.get(SESSION)
         expected = session.csrf_secret if session else request.cookies.get(PRE_SESSION_COOKIE)
         given = await _given(request)

@@ -86,3 +86,9 @@ async def test_one_tap_link_pages_keep_no_referrer(client):
     assert response.content_type == "text/html"
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["Cache-Control"] == "no-store"
+
+
+async def test_post_to_an_unknown_page_is_404_not_403(client):
+    response = await client.post("/no/such/form")
+    assert response.status == 404
+    assert response.content_type == "text/html"
