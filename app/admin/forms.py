@@ -30,16 +30,19 @@ class SetupForm(Schema):
 
 
 def read(schema: Schema, form) -> tuple[dict, dict[str, str]]:
-    """(values, errors): values are what was entered (to show again, passwords left out),
-    errors one message per field."""
-    entered = {name: form.get(name, "").strip() for name in schema.fields if name != "password"}
-    data = {name: form.get(name, "") for name in schema.fields if name in form}
-    data = {k: v.strip() if k != "password" else v for k, v in data.items() if isinstance(v, str)}
-    data = {k: v for k, v in data.items() if v != ""}
+    """(values, errors): valid values, or what was entered (to show again, passwords left out)
+    with one message per field. Blank fields count as missing; text is stripped, passwords
+    are taken as typed."""
+    data = {}
+    for name in schema.fields:
+        value = form.get(name)
+        if isinstance(value, str) and value.strip():
+            data[name] = value if name == "password" else value.strip()
     try:
         return schema.load(data), {}
     except ValidationError as exc:
-        return entered, {name: _first(msgs) for name, msgs in exc.messages.items()}
+        entered = {name: value for name, value in data.items() if name != "password"}
+        return entered, {name: _first(messages) for name, messages in exc.messages.items()}
 
 
 def _first(messages) -> str:
