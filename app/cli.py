@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import structlog
-from marshmallow import ValidationError
 import uvloop
 from aiohttp import web
+from marshmallow import ValidationError
 
 from app.core import database, logging, migrations
 from app.core.config import ConfigError, Settings

@@ -144,7 +144,7 @@ async def client(make_client):
     return await make_client()
 
 
-from tests.web import (  # noqa: E402,F401 - fixtures for web pages, shared by every package
+from tests.web import (  # noqa: F401 - fixtures for web pages, shared by every package
     admin_client,
     browser,
     live_server,

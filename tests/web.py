@@ -64,7 +64,9 @@ def make_admin(database_url):
                 "SELECT admin_id FROM admins WHERE lower(email) = lower($1)", email
             )
             if disabled:
-                await conn.execute("UPDATE admins SET disabled_at = now() WHERE admin_id = $1", admin_id)
+                await conn.execute(
+                    "UPDATE admins SET disabled_at = now() WHERE admin_id = $1", admin_id
+                )
         return AdminAccount(admin_id, email, name, password)
 
     return make
@@ -121,8 +123,8 @@ async def admin_client(client, make_admin) -> PageClient:
 @pytest.fixture
 async def live_server(aiohttp_server, database_url):
     """The app served on 127.0.0.1 on a free port; the value is its base URL (no slash)."""
-    from tests.conftest import make_settings
     from app.web import create_app
+    from tests.conftest import make_settings
 
     server = await aiohttp_server(create_app(make_settings(), database_url))
     return str(server.make_url("")).rstrip("/")

@@ -82,6 +82,7 @@ def _run(*args, stdin="", env=None):
         text=True,
         env={**os.environ, **(env or {})},
         timeout=60,
+        check=False,
     )
 
 

@@ -47,7 +47,11 @@ async def test_cookie_is_secure_when_the_service_is_reached_over_https(make_clie
     # The test client speaks http, so it keeps Secure cookies to itself: send them by hand.
     response = await client.post(
         "/admin/sign-in",
-        data={"email": admin.email, "password": admin.password, "csrf_token": csrf_of(await form.text())},
+        data={
+            "email": admin.email,
+            "password": admin.password,
+            "csrf_token": csrf_of(await form.text()),
+        },
         cookies={"csrf_presession": pre_session.value},
         allow_redirects=False,
     )
