@@ -1,4 +1,4 @@
-"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job."""
+"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job, create-admin."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import structlog
 import uvloop
 from aiohttp import web
+from marshmallow import ValidationError
 
 from app.core import database, logs, migrations
 from app.core.config import ConfigError, Settings
@@ -53,6 +54,7 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         log.error("SESSION_SECRET must be set")
     if pins.pepper_of(settings) is None:
         log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
+    asyncio.run(_offer_setup_link(settings, url))
     # WEB_CONCURRENCY processes share the port (SO_REUSEPORT: the kernel spreads connections).
     # This process is one of them and owns the others: it started the embedded database (if
     # any) and stops it last. Each process runs the schedules; the job lock runs a slot once.
@@ -136,6 +138,16 @@ def _serve_here(
             "serving", host=settings.host, port=settings.port, pid=os.getpid()
         ),
     )
+
+
+async def _offer_setup_link(settings: Settings, url: str) -> None:
+    """While no admin exists, log a one-time link that lets the first visitor create one."""
+    from app.admin import accounts
+
+    async with database.connect(url) as conn:
+        token = await accounts.new_setup_token(conn)
+    if token is not None:
+        log.warning("admin setup link", url=f"{settings.public_base_url}/admin/setup?token={token}")
 
 
 def migrate(settings: Settings, _: argparse.Namespace) -> None:
@@ -229,6 +241,30 @@ def revoke(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_revoke(_database_url(settings), args.rider_id))
 
 
+async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
+    from app.admin import accounts
+
+    async with database.connect(url) as conn:
+        created = await accounts.create_or_reset(conn, email, name, password)
+    print(f"admin {email} " + ("created" if created else "updated: new password, sessions ended"))
+
+
+def create_admin(settings: Settings, args: argparse.Namespace) -> None:
+    from app.admin.forms import EMAIL
+    from app.core.passwords import MIN_LENGTH
+
+    try:
+        EMAIL(args.email)
+    except ValidationError:
+        raise CommandError(f"not an email address: {args.email!r}") from None
+    password = sys.stdin.readline().removesuffix("\n").removesuffix("\r")
+    if len(password) < MIN_LENGTH:
+        raise CommandError(
+            f"the password (read from standard input) must have at least {MIN_LENGTH} characters"
+        )
+    asyncio.run(_create_admin(_database_url(settings), args.email, args.name, password))
+
+
 def parser() -> argparse.ArgumentParser:
     from jobs import JOBS
 
@@ -250,6 +286,12 @@ def parser() -> argparse.ArgumentParser:
     job = commands.add_parser("run-job", help="run a scheduled job now, once")
     job.add_argument("job", choices=sorted(JOBS))
     job.set_defaults(run=run_job)
+    admin = commands.add_parser(
+        "create-admin", help="create an admin of the panel, or set a new password (from stdin)"
+    )
+    admin.add_argument("email", metavar="EMAIL")
+    admin.add_argument("--name", help="the admin's name (default: the email's local part)")
+    admin.set_defaults(run=create_admin)
     return root
 
 

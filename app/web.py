@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.core import database, openapi
+from app.core import csrf, database, openapi, pages
 from app.core.config import Settings
 from app.core.errors import ErrorShapes
 from app.core.http import CLIENT_MAX_SIZE
@@ -43,7 +43,12 @@ def pool_context(database_url: str):
 
 
 def create_app(settings: Settings, database_url: str) -> web.Application:
-    app = web.Application(middlewares=[request_context], client_max_size=CLIENT_MAX_SIZE)
+    # The areas' guards (signed-in pages) run before the CSRF check, which needs their session.
+    guards = [guard for family in FAMILIES for guard in family.middlewares]
+    app = web.Application(
+        middlewares=[request_context, *guards, csrf.protect],
+        client_max_size=CLIENT_MAX_SIZE,
+    )
     app[SETTINGS] = settings
     pins.configure(settings)
     app[DATABASE_URL] = database_url
@@ -56,4 +61,5 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
         (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
     )
     openapi.setup(app, API_DESCRIPTION)
+    pages.setup(app)
     return app

@@ -21,6 +21,10 @@ from app.core import database, migrations
 from app.core.config import Settings
 from app.web import create_app
 
+# Fixtures for web pages (admins, signed-in clients, a live server, a browser), shared by every
+# package.
+pytest_plugins = ["tests.web"]
+
 TEST_KEYS = {
     "INTEGRATION_API_KEY": "test-integration-key",
     "CHECKS_API_KEY": "test-checks-key",
@@ -142,3 +146,4 @@ def make_client(aiohttp_client, database_url):
 @pytest.fixture
 async def client(make_client):
     return await make_client()
+

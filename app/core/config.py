@@ -134,6 +134,11 @@ class Settings:
         return self.session_secret is not None and len(self.session_secret) >= 16
 
     @property
+    def secure_cookies(self) -> bool:
+        """Cookies are marked Secure when the service is reached over https."""
+        return self.public_base_url.startswith("https://")
+
+    @property
     def messaging_connected(self) -> bool:
         return bool(
             self.messaging_api_url and self.messaging_token and self.messaging_phone_number_id

@@ -29,7 +29,7 @@ SESSION_LIMITS = {
 }
 
 # What a request meets while the database is down, restarting or out of reach (or the pool
-# is exhausted): the middleware answers 500 and logs one line per kind now and then.
+# is exhausted): the middleware answers 500 (a page: 503) and logs one line per kind now and then.
 UNAVAILABLE = (
     OSError,
     asyncio.TimeoutError,
@@ -40,9 +40,12 @@ UNAVAILABLE = (
     asyncpg.InternalClientError,
     asyncpg.ObjectNotInPrerequisiteStateError,  # "database ... is not accepting connections"
     asyncpg.TooManyConnectionsError,
+    asyncpg.InvalidCatalogNameError,  # the database itself is missing
 )
 
 SQL = sql.load("core", "plan_per_call")
+
+
 
 
 class DatabaseUnavailable(Exception):

@@ -2,8 +2,8 @@
 
 Each package's descriptor names its URL prefixes and its `ErrorShape`; the shape follows the
 path that was called (the longest prefix wins), so unknown paths under a package's prefix get
-that package's shape too. A path under no prefix gets `JSON_ERRORS`:
-`{ "error": <message>, "code": <code> }`.
+that package's shape too. A path under no prefix gets `JSON_ERRORS` under `/api`
+(`{ "error": <message>, "code": <code> }`) and `HTML_ERRORS` (a page) elsewhere.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ DEFAULT_CODES = {
     400: "invalid_request",
     401: "unauthorized",
     403: "forbidden",
+    429: "too_many_requests",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
@@ -35,6 +36,17 @@ DEFAULT_MESSAGES = {
     405: "Method not allowed",
     413: "Request body too large",
     500: "Internal server error",
+}
+
+# What a person is told under an error page's title.
+PAGE_HINTS = {
+    403: "Go back, reload the page and try again.",
+    404: "The address may be mistyped, or the page no longer exists.",
+    405: "This address does not accept that kind of request.",
+    413: "What was sent is too large.",
+    429: "Please wait a few minutes and try again.",
+    500: "Something went wrong on our side. Please try again later.",
+    503: "Please try again in a few minutes.",
 }
 
 # PostgreSQL cannot store U+0000 in text.
@@ -63,6 +75,8 @@ class ErrorShape:
     invalid_status: int = 400
     # The body's marshmallow schema in the OpenAPI document (None: `openapi.ErrorSchema`).
     schema: Any = None
+    # The answer while the database is unavailable.
+    outage: ApiError = ApiError(500, "Internal server error")
 
 
 def _json_error(error: ApiError) -> web.Response:
@@ -71,12 +85,15 @@ def _json_error(error: ApiError) -> web.Response:
 
 
 def _html_error(error: ApiError) -> web.Response:
-    return html.page(error.status, error.message, "Please try again later.")
+    return html.page(error.status, error.message, PAGE_HINTS.get(error.status, PAGE_HINTS[500]))
 
 
 JSON_ERRORS = ErrorShape(_json_error)
-# Pages people open in a browser: errors there are pages too, never JSON.
-HTML_ERRORS = ErrorShape(_html_error)
+# Pages people open in a browser: errors there are pages too, never JSON; while the database
+# is down a page says so (503), where the APIs keep their contract's 500.
+HTML_ERRORS = ErrorShape(
+    _html_error, outage=ApiError(503, "The service is not available right now", "unavailable")
+)
 
 
 class ErrorShapes:
@@ -89,7 +106,7 @@ class ErrorShapes:
         for prefix, shape in self._prefixes:
             if path.startswith(prefix):
                 return shape
-        return JSON_ERRORS
+        return HTML_ERRORS if html.is_html_path(path) else JSON_ERRORS
 
 
 def from_http_exception(exc: web.HTTPException) -> ApiError:

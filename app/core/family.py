@@ -29,3 +29,5 @@ class Family:
     demo: Callable[[random.Random, int], dict[str, Any]] | None = None
     # Tables that must be empty before demo-data fills the database.
     demo_tables: Sequence[str] = field(default_factory=tuple)
+    # Middlewares of a signed-in area (its guard), run after the request context.
+    middlewares: Sequence[Callable[..., Awaitable[web.StreamResponse]]] = ()

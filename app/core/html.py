@@ -1,23 +1,39 @@
-"""Small self-contained HTML pages, for what riders open on their phones."""
+"""HTML pages: the one Jinja2 environment (autoescape on) and the small self-contained pages
+(errors, one-tap link answers) that need no request.
+
+Templates live in each package's `templates/` folder, under a folder named after the package
+(`app/admin/templates/admin/dashboard.html` is `admin/dashboard.html`); `app/core/templates/`
+holds the base layout and the plain page.
+"""
 
 from __future__ import annotations
 
-import html
+from pathlib import Path
 
+import jinja2
 from aiohttp import web
+
+APP_DIR = Path(__file__).resolve().parents[1]
+STATIC_DIR = APP_DIR / "static"
+
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(sorted(str(p) for p in APP_DIR.glob("*/templates"))),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def is_html_path(path: str) -> bool:
+    """Everything outside `/api` is a page for people: its errors are pages too."""
+    return not (path == "/api" or path.startswith("/api/"))
 
 
 def page(status: int, title: str, *paragraphs: str, items: list[str] | None = None) -> web.Response:
     """A page that is personal (`no-store`) and sends no Referer, so a token in its address
     never travels to another site."""
-    parts = [f"<h1>{html.escape(title)}</h1>"]
-    parts += [f"<p>{html.escape(text)}</p>" for text in paragraphs]
-    if items:
-        parts.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>")
-    document = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title></head><body>{''.join(parts)}</body></html>"
+    document = ENVIRONMENT.get_template("page.html").render(
+        title=title, paragraphs=paragraphs, items=items or []
     )
     return web.Response(
         text=document,

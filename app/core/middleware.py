@@ -141,7 +141,7 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
         raise
     except UNAVAILABLE as exc:
         OUTAGES.failure(exc)
-        return shape.render(ApiError(500, "Internal server error"))
+        return shape.render(shape.outage)
     except Exception:
         log.exception("unhandled error", method=request.method, path=_logged_path(request))
         return shape.render(ApiError(500, "Internal server error"))

@@ -111,7 +111,7 @@ def translation_mismatch(course: dict, translation: dict) -> tuple[str, str] | N
         return "lessons", f"the course has {len(course['lessons'])} lessons"
     if len(translation["quiz"]) != len(course["quiz"]):
         return "quiz", f"the course has {len(course['quiz'])} questions"
-    for index, (ours, theirs) in enumerate(zip(course["quiz"], translation["quiz"])):
+    for index, (ours, theirs) in enumerate(zip(course["quiz"], translation["quiz"], strict=True)):
         if len(theirs["options"]) != len(ours["options"]):
             return f"quiz[{index}].options", f"the question has {len(ours['options'])} options"
         given = translation.get("given_correct", [None] * len(course["quiz"]))[index]

@@ -86,7 +86,7 @@ async def read_course(conn: asyncpg.Connection, course_id: uuid.UUID,
     if translation is None or translation_mismatch(english, translation) is not None:
         return course
     quiz = [{**question, "correct": ours["correct"]}
-            for question, ours in zip(translation["quiz"], english["quiz"])]
+            for question, ours in zip(translation["quiz"], english["quiz"], strict=True)]
     return replace(course, title=translation["title"], lessons=translation["lessons"],
                    quiz=quiz, language=language, translation_state=row["translation_state"])
 

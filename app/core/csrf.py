@@ -1,0 +1,76 @@
+"""CSRF tokens (DESIGN §7): every POST outside `/api` carries a `csrf_token` field.
+
+Signed in, the token is the session's own secret (stored with the session). Before sign-in
+(the sign-in and setup forms) it is bound to a random pre-session cookie: the form's token must
+equal the cookie, which another site can neither read nor set. Multipart forms (file uploads,
+read as a stream by their handler) carry the token in the action's query string instead.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from aiohttp import web
+
+from app.core.errors import ApiError
+from app.core.html import is_html_path
+from app.core.keys import SETTINGS
+from app.core.sessions import Session
+
+FIELD = "csrf_token"
+PRE_SESSION_COOKIE = "csrf_presession"
+
+# Set by the guard of a signed-in area (admin panel, rider app).
+SESSION = web.RequestKey("web_session", Session)
+_NEW_PRE_SESSION = web.RequestKey("csrf_new_pre_session", str)
+
+FORBIDDEN = ApiError(
+    403, "This form has expired or did not come from this site. Reload the page and try again."
+)
+
+
+def token(request: web.Request) -> str:
+    """The value for the form's hidden `csrf_token` field."""
+    if session := request.get(SESSION):
+        return session.csrf_secret
+    value = request.cookies.get(PRE_SESSION_COOKIE) or request.get(_NEW_PRE_SESSION)
+    if not value:
+        value = request[_NEW_PRE_SESSION] = secrets.token_urlsafe(32)
+    return value
+
+
+def _set_pre_session_cookie(request: web.Request, response: web.StreamResponse) -> None:
+    """Hand out the pre-session cookie a rendered form asked for."""
+    if value := request.get(_NEW_PRE_SESSION):
+        response.set_cookie(
+            PRE_SESSION_COOKIE,
+            value,
+            path="/",
+            httponly=True,
+            samesite="Lax",
+            secure=request.app[SETTINGS].secure_cookies,
+        )
+
+
+async def _given(request: web.Request) -> str | None:
+    if request.content_type == "multipart/form-data":
+        return request.query.get(FIELD)
+    value = (await request.post()).get(FIELD)
+    return value if isinstance(value, str) else None
+
+
+@web.middleware
+async def protect(request: web.Request, handler):
+    """A POST to a page without a valid token answers 403, before its handler runs; a page
+    that rendered a pre-session token sets its cookie."""
+    routed = request.match_info.http_exception is None  # else the 404/405 page answers
+    if request.method == "POST" and routed and is_html_path(request.path):
+        session = request.get(SESSION)
+        expected = session.csrf_secret if session else request.cookies.get(PRE_SESSION_COOKIE)
+        given = await _given(request)
+        if not (expected and given and hmac.compare_digest(expected.encode(), given.encode())):
+            raise FORBIDDEN
+    response = await handler(request)
+    _set_pre_session_cookie(request, response)
+    return response

@@ -1,0 +1,118 @@
+"""Server-side sessions (DESIGN §7): the cookie holds a random id, the table its SHA-256.
+
+A session is revocable at once (sign-out, a disabled admin, an inactive rider, a new PIN):
+every request looks it up, and `touch` refuses a session of a disabled admin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import asyncpg
+from aiohttp import web
+
+from app.core import sql
+from app.core.config import Settings
+
+SQL = sql.load(
+    "web",
+    "create_session",
+    "touch_session",
+    "delete_session",
+    "delete_admin_sessions",
+    "delete_rider_sessions",
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    cookie: str
+    path: str
+    lifetime: timedelta
+    # A sliding session lives `lifetime` after the last visit, a fixed one after sign-in.
+    sliding: bool
+
+
+ADMIN = Kind("admin", "admin_session", "/admin", timedelta(hours=12), sliding=True)
+RIDER = Kind("rider", "rider_session", "/", timedelta(days=7), sliding=False)
+
+
+@dataclass(frozen=True)
+class Session:
+    kind: str
+    admin_id: int | None
+    rider_id: str | None
+    csrf_secret: str
+    language: str
+    expires_at: datetime
+
+
+def _hash(session_id: str) -> bytes:
+    return hashlib.sha256(session_id.encode()).digest()
+
+
+async def create(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    kind: Kind,
+    *,
+    admin_id: int | None = None,
+    rider_id: str | None = None,
+    language: str = "en",
+) -> str:
+    """A new session; returns the id for the cookie (never stored)."""
+    session_id = secrets.token_urlsafe(32)
+    await conn.execute(
+        SQL.create_session,
+        _hash(session_id),
+        kind.name,
+        admin_id,
+        rider_id,
+        secrets.token_urlsafe(32),
+        language,
+        kind.lifetime,
+    )
+    return session_id
+
+
+async def load(pool: asyncpg.Pool, kind: Kind, request: web.Request) -> Session | None:
+    """The live session named by the request's cookie, its visit recorded; None otherwise."""
+    session_id = request.cookies.get(kind.cookie)
+    if not session_id:
+        return None
+    row = await pool.fetchrow(
+        SQL.touch_session, _hash(session_id), kind.name, kind.sliding, kind.lifetime
+    )
+    return Session(**row) if row else None
+
+
+async def revoke(pool: asyncpg.Pool, kind: Kind, request: web.Request) -> None:
+    if session_id := request.cookies.get(kind.cookie):
+        await pool.execute(SQL.delete_session, _hash(session_id))
+
+
+async def revoke_admin(conn: asyncpg.Connection | asyncpg.Pool, admin_id: int) -> None:
+    await conn.execute(SQL.delete_admin_sessions, admin_id)
+
+
+async def revoke_rider(conn: asyncpg.Connection | asyncpg.Pool, rider_id: str) -> None:
+    await conn.execute(SQL.delete_rider_sessions, rider_id)
+
+
+def set_cookie(response: web.StreamResponse, kind: Kind, session_id: str, settings: Settings):
+    response.set_cookie(
+        kind.cookie,
+        session_id,
+        max_age=int(kind.lifetime.total_seconds()),
+        path=kind.path,
+        httponly=True,
+        secure=settings.secure_cookies,
+        samesite="Lax",
+    )
+
+
+def clear_cookie(response: web.StreamResponse, kind: Kind) -> None:
+    response.del_cookie(kind.cookie, path=kind.path)

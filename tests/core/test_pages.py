@@ -1,0 +1,94 @@
+"""Pages for people: HTML error pages outside /api, static files, security headers."""
+
+from app.core.pages import render
+from app.web import create_app
+from tests.conftest import make_settings
+
+
+async def test_unknown_page_is_an_html_404(client):
+    response = await client.get("/no/such/page")
+    assert response.status == 404
+    assert response.content_type == "text/html"
+    page = await response.text()
+    assert "<h1>Not found</h1>" in page
+    assert 'href="/static/app.css"' in page
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+
+
+async def test_api_paths_keep_json_errors(client):
+    response = await client.get("/api/v1/no-such-thing")
+    assert response.status == 404
+    assert response.content_type == "application/json"
+    assert "Content-Security-Policy" not in response.headers
+
+
+async def test_wrong_method_on_a_page_is_an_html_405(client):
+    response = await client.delete("/admin/sign-in")
+    assert response.status == 405
+    assert response.content_type == "text/html"
+    assert "Method not allowed" in await response.text()
+
+
+async def test_a_form_too_large_is_an_html_413(client):
+    response = await client.post(
+        "/admin/sign-in",
+        data=b"x" * (33 * 1024 * 1024),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status == 413
+    assert response.content_type == "text/html"
+
+
+async def test_an_unexpected_failure_on_a_page_is_an_html_500(aiohttp_client, database_url):
+    async def broken(request):
+        raise RuntimeError("boom")
+
+    app = create_app(make_settings(), database_url)
+    app.router.add_get("/broken", broken)
+    client = await aiohttp_client(app)
+    response = await client.get("/broken")
+    assert response.status == 500
+    assert response.content_type == "text/html"
+    page = await response.text()
+    assert "Internal server error" in page and "boom" not in page
+
+
+async def test_render_escapes_values(aiohttp_client, database_url):
+    async def hello(request):
+        return render(request, "page.html", {"title": "<i>x</i>", "paragraphs": ["a & b"]})
+
+    app = create_app(make_settings(), database_url)
+    app.router.add_get("/hello", hello)
+    client = await aiohttp_client(app)
+    page = await (await client.get("/hello")).text()
+    assert "<h1>&lt;i&gt;x&lt;/i&gt;</h1>" in page
+    assert "<p>a &amp; b</p>" in page
+
+
+async def test_style_sheet_is_served_by_the_app(client):
+    response = await client.get("/static/app.css")
+    assert response.status == 200
+    assert response.content_type == "text/css"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    css = await response.text()
+    assert "margin-inline" in css and "@import" not in css and "http" not in css
+
+
+async def test_missing_static_file_is_a_404_page(client):
+    response = await client.get("/static/nothing.css")
+    assert response.status == 404
+    assert response.content_type == "text/html"
+
+
+async def test_one_tap_link_pages_keep_no_referrer(client):
+    response = await client.get("/t/not-a-token")
+    assert response.content_type == "text/html"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+async def test_post_to_an_unknown_page_is_404_not_403(client):
+    response = await client.post("/no/such/form")
+    assert response.status == 404
+    assert response.content_type == "text/html"

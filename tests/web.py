@@ -1,0 +1,163 @@
+"""Fixtures for web pages: admins, a signed-in admin client, a live server and a browser.
+
+Imported by tests/conftest.py, so every test can ask for them by name.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from app.admin import accounts
+from app.core import database
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf_of(page: str) -> str:
+    """The csrf_token of the first form on an HTML page."""
+    found = _CSRF.search(page)
+    assert found, "the page has no form with a csrf_token"
+    return found.group(1)
+
+
+@dataclass(frozen=True)
+class AdminAccount:
+    admin_id: int
+    email: str
+    name: str
+    password: str
+
+
+@pytest.fixture
+def make_admin(database_url):
+    """`await make_admin(email=..., password=..., name=..., disabled=False)`: an admin in the
+    test database."""
+
+    async def make(
+        email="ada@example.com",
+        password="correct horse battery",
+        name="Ada Admin",
+        disabled=False,
+    ) -> AdminAccount:
+        async with database.connect(database_url) as conn:
+            await accounts.create_or_reset(conn, email, name, password)
+            admin_id = await conn.fetchval(
+                "SELECT admin_id FROM admins WHERE lower(email) = lower($1)", email
+            )
+            if disabled:
+                await conn.execute(
+                    "UPDATE admins SET disabled_at = now() WHERE admin_id = $1", admin_id
+                )
+        return AdminAccount(admin_id, email, name, password)
+
+    return make
+
+
+class PageClient:
+    """A pytest-aiohttp client with form helpers; every other attribute is the client's."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def __getattr__(self, name):
+        return getattr(self.client, name)
+
+    async def csrf(self, path: str) -> str:
+        """The csrf_token of the page at `path`."""
+        response = await self.client.get(path)
+        assert response.status == 200, (path, response.status)
+        return csrf_of(await response.text())
+
+    async def submit(self, path: str, data: dict | list, *, form_page: str | None = None):
+        """POST a form to `path` with the csrf_token read from `form_page` (default: `path`
+        itself); redirects are not followed, so a 303 can be checked."""
+        token = await self.csrf(form_page or path)
+        items = list(data.items()) if isinstance(data, dict) else list(data)
+        return await self.client.post(
+            path, data=[*items, ("csrf_token", token)], allow_redirects=False
+        )
+
+
+async def sign_in(client, account: AdminAccount):
+    return await PageClient(client).submit(
+        "/admin/sign-in", {"email": account.email, "password": account.password}
+    )
+
+
+@pytest.fixture
+async def page_client(client) -> PageClient:
+    """The app's client, not signed in, with the form helpers."""
+    return PageClient(client)
+
+
+@pytest.fixture
+async def admin_client(client, make_admin) -> PageClient:
+    """A client signed in as an admin (`admin_client.admin` is the AdminAccount)."""
+    account = await make_admin()
+    response = await sign_in(client, account)
+    assert response.status == 303, await response.text()
+    signed_in = PageClient(client)
+    signed_in.admin = account
+    return signed_in
+
+
+@pytest.fixture
+async def live_server(aiohttp_server, database_url):
+    """The app served on 127.0.0.1 on a free port; the value is its base URL (no slash)."""
+    from app.web import create_app
+    from tests.conftest import make_settings
+
+    server = await aiohttp_server(create_app(make_settings(), database_url))
+    return str(server.make_url("")).rstrip("/")
+
+
+@pytest.fixture
+async def browser():
+    """Debian's Chromium driven by Playwright (its own browser download is not reachable)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        await launched.close()
+
+
+@pytest.fixture
+async def phone_page(browser):
+    """A page in a 360x740 phone window."""
+    context = await browser.new_context(viewport=PHONE)
+    yield await context.new_page()
+    await context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir():
+    """Screenshots of the browser tests, kept for a person to look at (path printed)."""
+    folder = Path(tempfile.mkdtemp(prefix="rider-ops-screens-"))
+    yield folder
+    print(f"\nscreenshots: {folder}")
+    if not any(folder.iterdir()):
+        shutil.rmtree(folder, ignore_errors=True)
