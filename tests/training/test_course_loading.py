@@ -8,7 +8,7 @@ import pytest
 
 from app.core.loader import LoadError
 from app.training import courses
-from app.training.demo import demo_document
+from app.training.demo import demo
 from tests.training.test_course_document import document, translation
 from tests.training.test_loading import load
 
@@ -127,7 +127,7 @@ async def test_a_course_given_twice_rejects_the_file(db):
 
 
 async def test_the_demo_courses_have_lessons_quizzes_and_an_arabic_translation(db):
-    document_ = demo_document(random.Random(7), 50)
+    document_ = demo(random.Random(7), 50)
     await load(db, document_)
     rows = await db.fetch("SELECT course_id, has_quiz, published, content FROM courses")
     assert len(rows) == 8 and all(r["published"] and r["content"] for r in rows)
