@@ -16,6 +16,7 @@ SQL = sql.load(
     "any_admin",
     "insert_setup_token",
     "setup_token_usable",
+    "lock_first_admin_setup",
     "setup_first_admin",
     "dashboard",
     "last_job_runs",
@@ -56,9 +57,11 @@ async def setup_token_usable(db: Db, token_hash: bytes) -> bool:
 
 
 async def setup_first_admin(
-    db: Db, token_hash: bytes, email: str, name: str, password_hash: str
+    pool: asyncpg.Pool, token_hash: bytes, email: str, name: str, password_hash: str
 ) -> int | None:
-    return await db.fetchval(SQL.setup_first_admin, token_hash, email, name, password_hash)
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute(SQL.lock_first_admin_setup)
+        return await conn.fetchval(SQL.setup_first_admin, token_hash, email, name, password_hash)
 
 
 async def dashboard(db: Db) -> dict:

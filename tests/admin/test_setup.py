@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import orjson
+import pytest
 
-from app.admin import accounts
+from app.admin import accounts, store
 from app.core import database
 from tests.web import PageClient
 
@@ -41,6 +42,26 @@ async def test_setup_link_creates_the_first_admin_once(page_client, database_url
     )
     assert again.status == 403
     assert await db.fetchval("SELECT count(*) FROM admins") == 1
+
+
+async def test_two_setup_links_used_at_once_create_one_admin(database_url):
+    first, second = await _token(database_url), await _token(database_url)
+    pool = await database.create_pool(database_url)
+    try:
+        # The first setup is mid-flight: its admin is written, its transaction not yet committed.
+        async with pool.acquire() as conn, conn.transaction():
+            await conn.execute(store.SQL.lock_first_admin_setup)
+            await conn.fetchval(store.SQL.setup_first_admin, accounts._token_hash(first),
+                                "first@example.com", "First", "hash")
+            racing = asyncio.create_task(accounts.set_up_first_admin(
+                pool, second, "second@example.com", "Second", "a long passphrase"))
+            await asyncio.sleep(0.5)
+            assert not racing.done()
+        with pytest.raises(accounts.SetupRefused):
+            await racing
+        assert await pool.fetchval("SELECT array_agg(email) FROM admins") == ["first@example.com"]
+    finally:
+        await pool.close()
 
 
 async def test_setup_link_is_refused_once_any_admin_exists(page_client, database_url, make_admin):

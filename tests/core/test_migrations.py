@@ -2,7 +2,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
-from yoyo import read_migrations
+from yoyo import get_backend, read_migrations
 
 from app.core import migrations
 
@@ -69,3 +69,27 @@ def test_repeatable_scripts_replace_their_functions_on_every_migrate(
     assert migrations.apply(empty_database_url) == 0
     with psycopg.connect(empty_database_url) as conn:
         assert conn.execute("SELECT training_proof_code()").fetchone()[0] == "ABCDEFGH"
+
+
+def test_link_revocation_strips_the_signatures_of_recorded_links(empty_database_url):
+    migrations.apply(empty_database_url)
+    backend = get_backend(migrations.yoyo_url(empty_database_url))
+    revocation = read_migrations(str(migrations.MIGRATIONS_DIR)).filter(
+        lambda migration: migration.id == "0011.link-revocation"
+    )
+    with backend.lock():
+        backend.rollback_migrations(backend.to_rollback(revocation))
+    link = "https://ops.example/t/cmlkZXItMQ.c2lnbmF0dXJlLWJ5dGVz"
+    with psycopg.connect(empty_database_url) as conn:
+        conn.execute("INSERT INTO riders (rider_id, name, phone, market, city, vehicle_type,"
+                     " nationality, language, status) VALUES ('R1', 'Ali', '+9715', 'AE',"
+                     " 'Dubai', 'bicycle', 'PK', 'en', 'active')")
+        conn.execute("INSERT INTO messages (rider_id, kind, body, link, status) VALUES"
+                     " ('R1', 'reminder', %s, %s, 'logged')", [f"Open {link} today", link])
+    with backend.lock():
+        backend.apply_migrations(backend.to_apply(revocation))
+    backend.connection.close()
+    with psycopg.connect(empty_database_url) as conn:
+        body, stored = conn.execute("SELECT body, link FROM messages").fetchone()
+    kept = "https://ops.example/t/cmlkZXItMQ.signature-removed"
+    assert (body, stored) == (f"Open {kept} today", kept)
