@@ -13,6 +13,8 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
+from app.core import markdown
+
 APP_DIR = Path(__file__).resolve().parents[1]
 STATIC_DIR = APP_DIR / "static"
 
@@ -22,6 +24,8 @@ ENVIRONMENT = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+# `{{ markdown(lesson.body) }}` in any template: lesson text as safe HTML.
+ENVIRONMENT.globals["markdown"] = markdown.to_html
 
 
 def is_html_path(path: str) -> bool:
