@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 import asyncpg
 
-from app.core import sql
+from app.core import database, sql
 
 SQL = sql.load(
     "admin",
@@ -67,3 +70,74 @@ async def setup_first_admin(
 async def dashboard(db: Db) -> dict:
     counts = dict(await db.fetchrow(SQL.dashboard))
     return {"counts": counts, "job_runs": await db.fetch(SQL.last_job_runs)}
+
+
+# Rider CSV import and CSV exports (issue 12).
+
+CSV_SQL = sql.load(
+    "admin",
+    "start_import",
+    "add_import_rejects",
+    "import_header",
+    "import_rejects",
+    "export_riders_count",
+    "export_riders",
+    "export_assignments_count",
+    "export_assignments",
+    "export_completions_count",
+    "export_completions",
+    "export_messages_count",
+    "export_messages",
+)
+
+# Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
+FETCH_ROWS = 5000
+
+
+async def start_import(
+    conn: asyncpg.Connection, import_id: uuid.UUID, admin_id: int, header: str
+) -> None:
+    await conn.execute(CSV_SQL.start_import, import_id, admin_id, header)
+
+
+async def add_import_rejects(
+    conn: asyncpg.Connection, import_id: uuid.UUID, rejected: Sequence[tuple[int, str, str]]
+) -> None:
+    """Keep (line, cells as CSV text, error) rows of the import, set-based."""
+    lines, cells, errors = zip(*rejected, strict=True)
+    await conn.execute(CSV_SQL.add_import_rejects, import_id, lines, cells, errors)
+
+
+async def import_header(db: Db, import_id: uuid.UUID, admin_id: int) -> str | None:
+    """The import's header if this admin made it within the last day."""
+    return await db.fetchval(CSV_SQL.import_header, import_id, admin_id)
+
+
+@contextlib.asynccontextmanager
+async def import_rejects(pool: asyncpg.Pool, import_id: uuid.UUID):
+    """Batches of the import's rejected rows (line, cells, error), in file order."""
+    async with pool.acquire() as conn, conn.transaction(readonly=True):
+        yield _batches(await conn.cursor(CSV_SQL.import_rejects, import_id))
+
+
+@contextlib.asynccontextmanager
+async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
+    """(count, rows): how many rows export `name` holds with these filters (its statements'
+    parameters), and `rows(offset, limit)`, batches of those rows read through a cursor. One
+    snapshot for both, so the parts announced are the parts served. Leaving the context ends
+    the transaction, which closes the cursor: the query stops even when it was not read to
+    the end."""
+    async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        count = await conn.fetchval(getattr(CSV_SQL, f"export_{name}_count"), *filters)
+
+        async def rows(offset: int, limit: int) -> AsyncIterator[list[asyncpg.Record]]:
+            statement = getattr(CSV_SQL, f"export_{name}")
+            async for batch in _batches(await conn.cursor(statement, *filters, offset, limit)):
+                yield batch
+
+        yield count, rows
+
+
+async def _batches(cursor) -> AsyncIterator[list[asyncpg.Record]]:
+    while batch := await cursor.fetch(FETCH_ROWS):
+        yield batch

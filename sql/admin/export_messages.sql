@@ -1,0 +1,13 @@
+-- The messages export, one part: rows $5 + 1 onward, at most $6, of the messages with status
+-- $1 and kind $2, created from $3 to before $4 (each NULL: any), oldest first. Returns the
+-- columns of DESIGN §8 as text. Read through a cursor: served by messages' primary key (in
+-- order).
+SELECT m.rider_id, m.kind, m.status, admin_utc_text(m.created_at), m.error
+FROM messages m
+WHERE ($1::text IS NULL OR m.status = $1)
+  AND ($2::text IS NULL OR m.kind = $2)
+  AND ($3::timestamptz IS NULL OR m.created_at >= $3)
+  AND ($4::timestamptz IS NULL OR m.created_at < $4)
+ORDER BY m.message_id
+OFFSET $5
+LIMIT $6

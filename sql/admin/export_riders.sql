@@ -1,0 +1,12 @@
+-- The riders export, one part: rows $10 + 1 onward, at most $11 ($1–$8: the riders list's
+-- filters, see admin_matching_riders; $9: whether any filter is given), in rider ID order.
+-- Returns the columns of DESIGN §8 as text. Read through a cursor: served by riders' primary
+-- key (in order, so the first rows come before the scan ends).
+SELECT r.rider_id, r.name, r.market, r.phone, r.city, r.vehicle_type, r.nationality,
+       r.language, r.status, admin_utc_text(r.created_at)
+FROM riders r
+WHERE NOT $9::boolean
+   OR r.rider_id IN (SELECT admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8))
+ORDER BY r.rider_id
+OFFSET $10
+LIMIT $11
