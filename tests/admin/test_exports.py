@@ -441,3 +441,21 @@ async def test_a_database_failure_mid_export_breaks_the_body(admin_client, db, m
         await response.read()
     again = await admin_client.get("/admin/exports/riders.csv?q=R-0000001")
     assert again.status == 200
+
+
+def test_the_export_links_partial_links_each_export_with_the_page_filters():
+    from app.core.html import ENVIRONMENT
+
+    template = ENVIRONMENT.from_string(
+        '{% with export_query=filters, exports=("riders", "assignments") %}'
+        '{% include "admin/export_links.html" ignore missing %}{% endwith %}'
+    )
+    page = template.render(filters={"market": "AE", "q": "Ada & <b>"})
+    assert 'href="/admin/exports/riders.csv?market=AE&amp;q=Ada+%26+%3Cb%3E"' in page
+    assert 'href="/admin/exports/assignments.csv?market=AE&amp;q=Ada+%26+%3Cb%3E"' in page
+    assert '<input type="hidden" name="q" value="Ada &amp; &lt;b&gt;">' in page
+    assert 'action="/admin/exports/assignments.csv"' in page
+    assert "500,000 rows" in page
+    assert "completions" not in page
+    page = template.render(filters={})
+    assert 'href="/admin/exports/riders.csv"' in page
