@@ -5,16 +5,20 @@ Streamed as `app/checks/streaming.py` streams the check list: rows come from a s
 cursor in batches and leave as they come (chunked, no Content-Length), so the first byte goes
 out before the query ends and memory does not depend on the number of rows. A client that goes
 away ends the query; a database failure after the first byte cuts the connection, so a broken
-export never looks like a complete, shorter file.
+export never looks like a complete, shorter file. Free-text cells are formula-guarded in the
+SQL (`sql/admin/functions/admin_csv_guard.sql`): a rider named `=HYPERLINK(…)` stays text in a
+spreadsheet.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import csv
+import io
 import re
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 import structlog
@@ -22,7 +26,6 @@ from aiohttp import web
 from marshmallow import Schema, ValidationError
 
 from app.admin import store
-from app.admin.csv_writing import BOM, csv_rows
 from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
 from app.core import html
 from app.core.keys import POOL
@@ -68,6 +71,9 @@ COLUMNS = {
 MAX_EXPORTS = 3
 EXPORT_WAIT = 5.0
 _slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+# Spreadsheets read a file without it as their local code page, which garbles Arabic names.
+BOM = "\ufeff"
 
 _PHONE_END = re.compile(r"\+?([0-9]{4,})")
 
@@ -154,46 +160,47 @@ async def _export(
             if part > parts:
                 raise BadExport(f"part: this export has {parts} part{'s' * (parts > 1)}.")
             batches = rows((part - 1) * ROWS_PER_PART, ROWS_PER_PART)
-            chunks = csv_chunks(COLUMNS[name], batches)
+            chunks = csv_chunks(batches)
             async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
                 return await stream_csv(
-                    request, chunks, filename=_filename(name, part, parts), parts=parts
+                    request,
+                    csv_rows([COLUMNS[name]]),
+                    chunks,
+                    filename=_filename(name, part, parts),
+                    parts=parts,
                 )
     except BadExport as exc:
         return html.page(400, "This export cannot be made", str(exc))
 
 
-async def csv_chunks(
-    columns: Sequence[str], batches: AsyncIterator[Sequence[Sequence[str | None]]]
-) -> AsyncIterator[str]:
-    """The CSV text of the header and the rows, a batch a chunk. The first batch comes with
-    the header: it is read before anything is sent."""
-    header = csv_rows([columns])
+def csv_rows(rows: Iterable[Sequence[str | None]]) -> str:
+    """CSV text of the rows (RFC 4180 quoting, CRLF; None is an empty cell)."""
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue()
+
+
+async def csv_chunks(batches: AsyncIterator[Sequence[Sequence[str | None]]]) -> AsyncIterator[str]:
     async for batch in batches:
-        yield header + csv_rows(batch)
-        header = ""
-    if header:
-        yield header
-
-
-async def _next(chunks: AsyncIterator[str]) -> str | None:
-    try:
-        return await chunks.__anext__()
-    except StopAsyncIteration:
-        return None
+        yield csv_rows(batch)
 
 
 async def stream_csv(
-    request: web.Request, chunks: AsyncIterator[str], *, filename: str, parts: int = 1
+    request: web.Request,
+    header: str,
+    chunks: AsyncIterator[str],
+    *,
+    filename: str,
+    parts: int = 1,
 ) -> web.StreamResponse:
-    """Answer 200 with a CSV file made of `chunks` (CSV text), written as they come.
+    """Answer 200 with a CSV file: `header` (CSV text) at once, then `chunks` as they come.
 
-    The first chunk is made before the status line is sent, so a failing query still answers
-    a proper error page. After that, a client that goes away ends the stream quietly (the
-    caller then leaves its transaction, which closes the cursor and ends the query); any other
-    failure cuts the connection and is raised.
+    The caller has run its first query (the count, the import's header) before: what fails
+    there still answers a proper error page. After the header is sent, a client that goes
+    away ends the stream quietly (the caller then leaves its transaction, which closes the
+    cursor and ends the query); any other failure cuts the connection and is raised, so the
+    body never ends properly.
     """
-    chunk = await _next(chunks)
     response = web.StreamResponse(
         headers={
             "X-Export-Parts": str(parts),
@@ -205,11 +212,10 @@ async def stream_csv(
     await response.prepare(request)
     sent = 0
     try:
-        await response.write(BOM.encode())
-        while chunk is not None:
+        await response.write((BOM + header).encode())
+        async for chunk in chunks:
             await response.write(chunk.encode())
             sent += len(chunk)
-            chunk = await _next(chunks)
         await response.write_eof()
     except ConnectionError:
         # Only the response's writes raise it: the database driver has its own errors.

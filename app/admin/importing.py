@@ -221,16 +221,14 @@ async def download_rejected(request: web.Request) -> web.StreamResponse:
     if header is None:
         raise web.HTTPNotFound
     async with store.import_rejects(pool, import_id) as batches:
-        chunks = _rejected_chunks(header, batches)
+        chunks = _rejected_chunks(batches)
         async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
-            return await stream_csv(request, chunks, filename="rejected-rows.csv")
+            return await stream_csv(
+                request, header + ",error\r\n", chunks, filename="rejected-rows.csv"
+            )
 
 
-async def _rejected_chunks(header: str, batches) -> AsyncIterator[str]:
-    """The file's header and every rejected row as uploaded, each with its `error`."""
-    text = header + ",error\r\n"
+async def _rejected_chunks(batches) -> AsyncIterator[str]:
+    """Every rejected row as uploaded, each with its `error`."""
     async for batch in batches:
-        yield text + "".join(f"{cells},{csv_text([error])}\r\n" for _, cells, error in batch)
-        text = ""
-    if text:
-        yield text
+        yield "".join(f"{cells},{csv_text([error])}\r\n" for _, cells, error in batch)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -88,6 +89,7 @@ CSV_SQL = sql.load(
     "export_completions",
     "export_messages_count",
     "export_messages",
+    "plan_whole_result",
 )
 
 # Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
@@ -128,6 +130,7 @@ async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
     the transaction, which closes the cursor: the query stops even when it was not read to
     the end."""
     async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        await conn.execute(CSV_SQL.plan_whole_result)
         count = await conn.fetchval(getattr(CSV_SQL, f"export_{name}_count"), *filters)
 
         async def rows(offset: int, limit: int) -> AsyncIterator[list[asyncpg.Record]]:
@@ -139,5 +142,15 @@ async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
 
 
 async def _batches(cursor) -> AsyncIterator[list[asyncpg.Record]]:
-    while batch := await cursor.fetch(FETCH_ROWS):
-        yield batch
+    """The cursor's rows a batch at a time; the next batch is asked for before this one is
+    handed out, so the database reads it while the caller writes this one."""
+    pending = asyncio.ensure_future(cursor.fetch(FETCH_ROWS))
+    try:
+        while batch := await pending:
+            pending = asyncio.ensure_future(cursor.fetch(FETCH_ROWS))
+            yield batch
+    finally:
+        # The connection takes one command at a time: the transaction can end only after it.
+        await asyncio.wait([pending])
+        if not pending.cancelled():
+            pending.exception()  # retrieved: the caller's own error (if any) is the one raised

@@ -416,3 +416,17 @@ async def test_a_database_failure_midway_keeps_the_saved_batches_and_says_how_fa
     page = await (await upload(admin_client, content)).text()
     assert counts(page) == {"inserted": 3, "updated": 1, "enrollmentsCreated": 0, "rejected": 1}
     assert list(await riders(db)) == ["R-1", "R-3", "R-5", "R-boom"]
+
+
+async def test_a_nul_character_is_that_rows_error_and_shows_in_the_download(admin_client, db):
+    content = b"riderId,name,market,notes\nR-1,Ada\x00,AE,x\nR-2,Bo,AE,y\x00\n"
+    page = await (await upload(admin_client, content)).text()
+    assert rejected_lines(page) == ["line 2: Text must not contain the NUL character (U+0000)."]
+    # A NUL in an ignored column does not matter.
+    assert list(await riders(db)) == ["R-2"]
+    link = re.search(r'href="(/admin/import/[0-9a-f-]+/rejected\.csv)"', page).group(1)
+    text = (await (await admin_client.get(link)).read()).decode("utf-8-sig")
+    assert (
+        text.splitlines()[1]
+        == "R-1,Ada\ufffd,AE,x,Text must not contain the NUL character (U+0000)."
+    )
