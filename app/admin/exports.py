@@ -5,20 +5,18 @@ Streamed as `app/checks/streaming.py` streams the check list: rows come from a s
 cursor in batches and leave as they come (chunked, no Content-Length), so the first byte goes
 out before the query ends and memory does not depend on the number of rows. A client that goes
 away ends the query; a database failure after the first byte cuts the connection, so a broken
-export never looks like a complete, shorter file. Free-text cells are formula-guarded in the
-SQL (`sql/admin/functions/admin_csv_guard.sql`): a rider named `=HYPERLINK(…)` stays text in a
-spreadsheet.
+export never looks like a complete, shorter file. The database renders each row as a CSV line
+(`sql/admin/functions/admin_csv_text.sql`: quoting and the formula guard, so a rider named
+`=HYPERLINK(…)` stays text in a spreadsheet); this module joins the lines into chunks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import io
 import re
 import weakref
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 import structlog
@@ -160,11 +158,11 @@ async def _export(
             if part > parts:
                 raise BadExport(f"part: this export has {parts} part{'s' * (parts > 1)}.")
             batches = rows((part - 1) * ROWS_PER_PART, ROWS_PER_PART)
-            chunks = csv_chunks(batches)
+            chunks = csv_lines(batches)
             async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
                 return await stream_csv(
                     request,
-                    csv_rows([COLUMNS[name]]),
+                    ",".join(COLUMNS[name]) + "\r\n",
                     chunks,
                     filename=_filename(name, part, parts),
                     parts=parts,
@@ -173,16 +171,10 @@ async def _export(
         return html.page(400, "This export cannot be made", str(exc))
 
 
-def csv_rows(rows: Iterable[Sequence[str | None]]) -> str:
-    """CSV text of the rows (RFC 4180 quoting, CRLF; None is an empty cell)."""
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    return out.getvalue()
-
-
-async def csv_chunks(batches: AsyncIterator[Sequence[Sequence[str | None]]]) -> AsyncIterator[str]:
+async def csv_lines(batches: AsyncIterator[Sequence[Sequence[str]]]) -> AsyncIterator[str]:
+    """The text of batches of rows the database rendered as CSV lines."""
     async for batch in batches:
-        yield csv_rows(batch)
+        yield "".join([line for (line,) in batch])
 
 
 async def stream_csv(

@@ -1,11 +1,14 @@
 -- The assignments export, one part: rows $10 + 1 onward, at most $11, of the assignments of
 -- the riders that match the riders list's filters ($1–$8, see admin_matching_riders; $9:
--- whether any filter is given), by rider, path and completion. Returns the columns of
--- DESIGN §8 as text, free text formula-guarded (admin_csv_guard). Read through a cursor:
--- a scan of assignments joined to paths by hash, then a sort (or assignments_once in order).
-SELECT admin_csv_guard(a.rider_id), a.path_id::text, admin_csv_guard(p.name), a.why,
-       admin_utc_text(a.assigned_at), admin_utc_text(a.deadline),
-       admin_utc_text(a.completed_at)
+-- whether any filter is given), by rider, path and completion. Returns each row as one CSV
+-- line (`line`, with its CRLF): the columns of DESIGN §8, free text through admin_csv_text,
+-- an empty cell for NULL. Read through a cursor: assignments_once in order, the path name
+-- from paths' primary key.
+SELECT array_to_string(ARRAY[
+           admin_csv_text(a.rider_id), a.path_id::text, admin_csv_text(p.name), a.why,
+           admin_utc_text(a.assigned_at), admin_utc_text(a.deadline),
+           admin_utc_text(a.completed_at)
+       ], ',', '') || E'\r\n' AS line
 FROM assignments a
 LEFT JOIN paths p ON p.path_id = a.path_id
 WHERE NOT $9::boolean
