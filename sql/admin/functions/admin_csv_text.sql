@@ -12,6 +12,8 @@ CREATE OR REPLACE FUNCTION admin_csv_text(cell text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
     SELECT CASE
         WHEN cell IS NULL THEN ''
+        -- Most cells need nothing: one regular expression tells (half the cost of the two).
+        WHEN cell !~ '^[=+\-@\t\r]|[",\r\n]' THEN cell
         WHEN left(cell, 1) IN ('=', '+', '-', '@', E'\t', E'\r')
              AND cell !~ '^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$'
             THEN '"''' || replace(cell, '"', '""') || '"'
