@@ -131,8 +131,8 @@ class RiderFile:
     run it in a thread and save one batch while the next is parsed."""
 
     def __init__(self, upload: BinaryIO) -> None:
-        text = io.TextIOWrapper(upload, encoding="utf-8-sig", newline="")
-        self._records = _records(text)
+        self._text = io.TextIOWrapper(upload, encoding="utf-8-sig", newline="")
+        self._records = _records(self._text)
         self._header: Header | None = None
         self._fields: tuple[str, ...] = ()
         self._cells_of_fields = None
@@ -176,6 +176,10 @@ class RiderFile:
             rejected.append(Rejected(line, cells, error.message))
         rejected.sort(key=lambda row: row.line)
         return Batch(riders, rejected, last_line)
+
+    def close(self) -> None:
+        """Done reading; the upload stays open (its owner closes it)."""
+        self._text.detach()
 
     def _row(self, cells: list[str]) -> dict[str, str]:
         """The rider row the API would get: an empty cell is an omitted field."""

@@ -122,6 +122,13 @@ async def import_riders(pool: asyncpg.Pool, admin_id: int, upload: BinaryIO) -> 
     """Save the riders of the file in `upload`; FileRefused (nothing written) for a file
     without a usable header or without rows."""
     rider_file = RiderFile(upload)
+    try:
+        return await _import(pool, admin_id, rider_file)
+    finally:
+        rider_file.close()
+
+
+async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> ImportResult:
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
     if batch is None:

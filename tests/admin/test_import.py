@@ -19,7 +19,7 @@ PATH_ID = "00000000-0000-0000-0000-0000000000a1"
 async def upload(client: PageClient, content: bytes, *, token: str | None = None):
     token = token or await client.csrf("/admin/import")
     form = FormData()
-    form.add_field("file", content, filename="riders.csv", content_type="text/csv")
+    form.add_field("file", io.BytesIO(content), filename="riders.csv", content_type="text/csv")
     return await client.post(f"/admin/import?csrf_token={token}", data=form)
 
 
