@@ -459,3 +459,22 @@ def test_the_export_links_partial_links_each_export_with_the_page_filters():
     assert "completions" not in page
     page = template.render(filters={})
     assert 'href="/admin/exports/riders.csv"' in page
+
+
+async def test_exports_beyond_the_slots_wait_then_get_a_503_page(
+    served, db, many_riders, monkeypatch
+):
+    monkeypatch.setattr(exports, "MAX_EXPORTS", 1)
+    monkeypatch.setattr(exports, "EXPORT_WAIT", 0.3)
+    app, session = served
+    reader = await session.get("/admin/exports/riders.csv")  # holds the slot: reads nothing
+    try:
+        assert reader.status == 200
+        refused = await session.get("/admin/exports/messages.csv")
+        assert refused.status == 503
+        assert refused.content_type == "text/html"
+    finally:
+        reader.close()
+    assert await _settled(app, db)
+    again = await session.get("/admin/exports/messages.csv")
+    assert again.status == 200
