@@ -4,6 +4,7 @@ and streaming (a client leaving, a database failing mid-stream)."""
 import asyncio
 import csv
 import io
+import weakref
 
 import pytest
 from aiohttp import ClientPayloadError, ClientSession, CookieJar, web
@@ -465,6 +466,8 @@ async def test_exports_beyond_the_slots_wait_then_get_a_503_page(
     served, db, many_riders, monkeypatch
 ):
     monkeypatch.setattr(exports, "MAX_EXPORTS", 1)
+    # The slots are made once per event loop, and the tests share one loop.
+    monkeypatch.setattr(exports, "_slots", weakref.WeakKeyDictionary())
     monkeypatch.setattr(exports, "EXPORT_WAIT", 0.3)
     app, session = served
     reader = await session.get("/admin/exports/riders.csv")  # holds the slot: reads nothing
