@@ -37,7 +37,9 @@ async def sign_in_page(request: web.Request) -> web.Response:
 @routes.post("/sign-in")
 async def sign_in(request: web.Request) -> web.StreamResponse:
     form = await request.post()
-    values, errors = read(SignInForm(), form)
+    values, missing = read(SignInForm(), form)
+    # Either field can only be missing (SignInForm): shown in the page's language.
+    errors = dict.fromkeys(missing, "field_required")
     language = chosen_language(form)
     rider_id = values.get("rider_id", "")
     if errors:

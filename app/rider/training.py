@@ -132,17 +132,14 @@ async def complete_course(request: web.Request) -> web.Response:
 
 
 def _completion(record: asyncpg.Record, now: datetime) -> dict:
-    """The rider's record as a passed-course record for the merge (completed now)."""
-    keys = (
-        "rider_id",
-        "course_id",
-        "language",
-        "started_at",
-        "score",
-        "attempts",
-        "time_spent_seconds",
-    )
-    return {**{key: record[key] for key in keys}, "completed_at": now}
+    """The rider's record as a passed-course record for the merge (completed now; the course
+    id as text, the JSON the merge reads)."""
+    keys = ("rider_id", "language", "started_at", "score", "attempts", "time_spent_seconds")
+    return {
+        **{key: record[key] for key in keys},
+        "course_id": str(record["course_id"]),
+        "completed_at": now,
+    }
 
 
 @routes.get("/training/proofs/{proof_code}")
