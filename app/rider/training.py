@@ -80,8 +80,9 @@ async def course_page(request: web.Request) -> web.Response:
 @routes.get("/training/courses/{course_id}/lessons/{n}")
 async def lesson_page(request: web.Request) -> web.Response:
     async with request.app[POOL].acquire() as conn:
-        course, _, number = await _open(conn, request, request.match_info["n"])
-    context = {"course": course, "number": number, "lesson": course.lessons[number - 1]}
+        course, record, number = await _open(conn, request, request.match_info["n"])
+    lesson = course.lessons[number - 1]
+    context = {"course": course, "record": record, "number": number, "lesson": lesson}
     return render(request, "rider/lesson.html", context)
 
 
