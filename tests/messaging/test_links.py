@@ -7,6 +7,7 @@ from http.cookies import SimpleCookie
 import pytest
 import structlog
 
+from app.core.sessions import RIDER
 from app.messaging.links import (
     LINK_PURPOSE,
     ExpiredToken,
@@ -18,7 +19,6 @@ from app.messaging.links import (
     signature_removed,
     verify,
 )
-from app.core.sessions import RIDER
 from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign
 
@@ -193,8 +193,9 @@ async def test_database_down_is_a_clear_503_page(client, db, database_down):
         await _refused(client, token, 503, "Your training cannot be shown right now")
 
 
-@pytest.mark.parametrize(("method", "path", "status"),
-                         [("POST", "/t/anything", 405), ("GET", "/t/a/b", 404)])
+@pytest.mark.parametrize(
+    ("method", "path", "status"), [("POST", "/t/anything", 405), ("GET", "/t/a/b", 404)]
+)
 async def test_errors_under_the_link_path_are_pages_not_json(client, method, path, status):
     response = await client.request(method, path)
     assert response.status == status

@@ -18,8 +18,7 @@ API_KEY = {"x-api-key": TEST_KEYS["INTEGRATION_API_KEY"]}
 QUIZ = [
     {"question": "Where do you keep hot food?", "options": ["Hot bag", "Seat"], "correct": [0]},
     {"question": "Which are safe?", "options": ["Helmet", "Phone", "Lights"], "correct": [0, 2]},
-    {"question": "When do you wash hands?", "options": ["Never", "Before pick-up"],
-     "correct": [1]},
+    {"question": "When do you wash hands?", "options": ["Never", "Before pick-up"], "correct": [1]},
 ]
 RIGHT = {"q0": ["0"], "q1": ["0", "2"], "q2": ["1"]}  # 100
 ONE_RIGHT = {"q0": ["0"], "q1": ["0"], "q2": ["0"]}  # 33.33
@@ -30,38 +29,42 @@ def form(answers: dict[str, list[str]]) -> list[tuple[str, str]]:
 
 
 async def save_riders(client, *riders: dict):
-    response = await client.post("/api/v1/riders", json={"riders": list(riders)},
-                                 headers=API_KEY)
+    response = await client.post("/api/v1/riders", json={"riders": list(riders)}, headers=API_KEY)
     assert response.status == 200, await response.text()
     return await response.json()
 
 
 async def add_rider(client, rider_id="R-1", *, pin="1234", name="Sam Rider", **fields):
-    await save_riders(client, {"riderId": rider_id, "name": name, "market": "AE", "pin": pin,
-                               **fields})
+    await save_riders(
+        client, {"riderId": rider_id, "name": name, "market": "AE", "pin": pin, **fields}
+    )
 
 
-async def add_course(db, title="Food safety", *, lessons=2, quiz=QUIZ, pass_mark=70,
-                     published=True) -> uuid.UUID:
+async def add_course(
+    db, title="Food safety", *, lessons=2, quiz=QUIZ, pass_mark=70, published=True
+) -> uuid.UUID:
     document = {
         "title": title,
-        "lessons": [{"title": f"Lesson {n}", "body": f"Body of **lesson {n}**."}
-                    for n in range(1, lessons + 1)],
+        "lessons": [
+            {"title": f"Lesson {n}", "body": f"Body of **lesson {n}**."}
+            for n in range(1, lessons + 1)
+        ],
         "quiz": quiz,
         "pass_mark": pass_mark,
     }
     return await save_course(db, document, published=published)
 
 
-async def add_translation(db, course_id, language="ar", *, lessons=2, quiz=QUIZ,
-                          state="machine"):
+async def add_translation(db, course_id, language="ar", *, lessons=2, quiz=QUIZ, state="machine"):
     translation = {
         "title": "سلامة الغذاء",
-        "lessons": [{"title": f"الدرس {n}", "body": f"نص الدرس {n}"}
-                    for n in range(1, lessons + 1)],
-        "quiz": [{"question": f"سؤال {i}", "options": [f"خيار {j}" for j, _ in
-                                                        enumerate(q["options"])]}
-                 for i, q in enumerate(quiz)],
+        "lessons": [
+            {"title": f"الدرس {n}", "body": f"نص الدرس {n}"} for n in range(1, lessons + 1)
+        ],
+        "quiz": [
+            {"question": f"سؤال {i}", "options": [f"خيار {j}" for j, _ in enumerate(q["options"])]}
+            for i, q in enumerate(quiz)
+        ],
     }
     await save_translation(db, course_id, language, translation, state)
 
@@ -97,8 +100,9 @@ async def course_for(db, rider_id="R-1", **course) -> uuid.UUID:
 
 
 async def sign_in(client, rider_id="R-1", pin="1234", **extra):
-    return await PageClient(client).submit("/sign-in", {"rider_id": rider_id, "pin": pin,
-                                                        **extra}, form_page="/")
+    return await PageClient(client).submit(
+        "/sign-in", {"rider_id": rider_id, "pin": pin, **extra}, form_page="/"
+    )
 
 
 async def signed_in(client, rider_id="R-1", pin="1234") -> PageClient:

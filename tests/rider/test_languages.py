@@ -46,8 +46,12 @@ async def test_the_riders_own_language_is_the_default(client):
 
 @pytest.mark.parametrize(
     ("language", "direction", "text"),
-    [("en", "ltr", "Sign out"), ("ar", "rtl", "تسجيل الخروج"), ("ur", "rtl", "سائن آؤٹ"),
-     ("ku", "rtl", "چوونەدەرەوە")],
+    [
+        ("en", "ltr", "Sign out"),
+        ("ar", "rtl", "تسجيل الخروج"),
+        ("ur", "rtl", "سائن آؤٹ"),
+        ("ku", "rtl", "چوونەدەرەوە"),
+    ],
 )
 async def test_lang_switches_and_is_remembered(client, language, direction, text):
     await add_rider(client)

@@ -201,7 +201,8 @@ async def test_a_course_without_quiz_is_completed_after_its_last_lesson(rider, d
     course_id = await course_for(db, lessons=2, quiz=[])
     assert (await rider.get(f"/training/courses/{course_id}/quiz")).status == 404
     early = await rider.submit(
-        f"/training/courses/{course_id}/complete", {},
+        f"/training/courses/{course_id}/complete",
+        {},
         form_page=f"/training/courses/{course_id}/lessons/1",
     )
     assert early.status == 400
@@ -209,7 +210,8 @@ async def test_a_course_without_quiz_is_completed_after_its_last_lesson(rider, d
     last = await rider.get(f"/training/courses/{course_id}/lessons/2")
     assert f'action="/training/courses/{course_id}/complete"' in await last.text()
     done = await rider.submit(
-        f"/training/courses/{course_id}/complete", {},
+        f"/training/courses/{course_id}/complete",
+        {},
         form_page=f"/training/courses/{course_id}/lessons/2",
     )
     assert done.status == 303
@@ -218,9 +220,7 @@ async def test_a_course_without_quiz_is_completed_after_its_last_lesson(rider, d
     (completion,) = await _completions(rider)
     assert completion["score"] is None and completion["attempts"] == 0
     # Completing again keeps the first record.
-    again = await rider.submit(
-        f"/training/courses/{course_id}/complete", {}, form_page="/training"
-    )
+    again = await rider.submit(f"/training/courses/{course_id}/complete", {}, form_page="/training")
     assert again.headers["Location"] == done.headers["Location"]
     assert (await _record(db, course_id))["completed_at"] == record["completed_at"]
 

@@ -107,8 +107,12 @@ async def test_a_post_without_csrf_token_is_refused(client):
 
 @pytest.mark.parametrize(
     ("method", "path"),
-    [("GET", "/training"), ("GET", "/training/proofs/ABCDEFGH"), ("POST", "/sign-out"),
-     ("GET", "/training/courses/8e0cc8b5-0d6e-4b7d-9d4f-3f0a9a3f4c1e/quiz")],
+    [
+        ("GET", "/training"),
+        ("GET", "/training/proofs/ABCDEFGH"),
+        ("POST", "/sign-out"),
+        ("GET", "/training/courses/8e0cc8b5-0d6e-4b7d-9d4f-3f0a9a3f4c1e/quiz"),
+    ],
 )
 async def test_signed_in_pages_send_a_browser_without_session_to_sign_in(client, method, path):
     response = await client.request(method, path, allow_redirects=False)
@@ -141,8 +145,9 @@ async def test_a_new_pin_or_inactive_status_through_the_api_ends_sessions_at_onc
     assert await _session_count(db, "R-1") == 0
     assert await _session_count(db, "R-2") == 1  # other riders keep theirs
     await signed_in(client, "R-1", "5678")
-    await save_riders(client, {"riderId": "R-1", "name": "Sam", "market": "AE",
-                               "status": "inactive"})
+    await save_riders(
+        client, {"riderId": "R-1", "name": "Sam", "market": "AE", "status": "inactive"}
+    )
     assert (await client.get("/training", allow_redirects=False)).status == 303
     assert await _session_count(db, "R-1") == 0
 

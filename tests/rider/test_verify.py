@@ -36,9 +36,7 @@ async def test_an_unknown_code_is_a_404_page(client, code):
     assert "Not valid: no proof of completion has this code." in await response.text()
 
 
-async def test_unknown_codes_are_throttled_per_address_and_valid_ones_are_not(
-    client, proof_code
-):
+async def test_unknown_codes_are_throttled_per_address_and_valid_ones_are_not(client, proof_code):
     for _ in range(6):
         assert (await client.get(f"/verify/{proof_code}")).status == 200
     for _ in range(5):
