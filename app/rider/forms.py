@@ -43,11 +43,11 @@ class QuizAnswers:
         )
         for index, question in enumerate(quiz):
             given = form.getall(f"q{index}", [])
-            valid = {int(v) for v in given if _option(v, len(question["options"]))}
-            self.chosen.append(valid)
+            options = len(question["options"])
+            self.chosen.append({int(v) for v in given if _option(v, options)})
             if not given:
                 self.errors[index] = "answer_required"
-            elif len(valid) < len(set(given)):
+            elif not all(_option(v, options) for v in given):
                 self.errors[index] = "answer_invalid"
 
     @property

@@ -3,6 +3,7 @@ initial; 404 for unknown codes; unknown codes throttled per client address."""
 
 import pytest
 
+from app.rider.progress import public_name
 from tests.rider.rows import RIGHT, add_rider, course_for, form, signed_in
 
 
@@ -50,3 +51,16 @@ async def test_the_page_speaks_the_language_asked_for(client, proof_code):
     page = await (await client.get(f"/verify/{proof_code}?lang=ar")).text()
     assert '<html lang="ar" dir="rtl">' in page
     assert "صالحة: تم إتمام هذه الدورة." in page
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Samira Al Haddad", "Samira H."),
+        ("Sam", "Sam"),
+        ("  Omar   Khan ", "Omar K."),
+        ("علي حسن", "علي ح."),
+    ],
+)
+def test_the_public_name_is_the_first_name_and_the_last_initial(name, shown):
+    assert public_name(name) == shown
