@@ -353,11 +353,11 @@ async def test_the_rejected_rows_download_as_uploaded_with_their_error(admin_cli
 
 
 async def test_only_the_admin_who_imported_can_download_the_rejected_rows(
-    admin_client, make_admin, aiohttp_client, db
+    admin_client, make_admin, make_client, db
 ):
     page = await (await upload(admin_client, b"riderId,name,market\nR-1,Ada,XX\n")).text()
     link = re.search(r'href="(/admin/import/[0-9a-f-]+/rejected\.csv)"', page).group(1)
-    other = await aiohttp_client(admin_client.app)
+    other = await make_client()  # another browser, another app on the same database
     assert (await sign_in(other, await make_admin(email="bo@example.com"))).status == 303
     assert (await other.get(link)).status == 404
     assert (await admin_client.get("/admin/import/not-a-uuid/rejected.csv")).status == 404
