@@ -76,9 +76,12 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
     return len(new), len(rows) - len(new)
 
 
-async def run_rules(conn: asyncpg.Connection, rider_ids: Sequence[str] | None) -> int:
-    """Run the automatic rules for these riders (None: every rider); returns assignments made."""
-    return await conn.fetchval(SQL.run_rules, rider_ids)
+async def run_rules(
+    conn: asyncpg.Connection, rider_ids: Sequence[str] | None, path_id: uuid.UUID | None = None
+) -> int:
+    """Run the automatic rules for these riders (None: every rider), of one path (None: every
+    path); returns assignments made."""
+    return await conn.fetchval(SQL.run_rules, rider_ids, path_id)
 
 
 async def save_flag(
