@@ -33,8 +33,12 @@ class SavedRiders:
 
     def body(self, errors: list[dict]) -> dict:
         """The 200 answer of POST /api/v1/riders."""
-        return {"inserted": self.inserted, "updated": self.updated,
-                "enrollmentsCreated": self.enrollments_created, "errors": errors}
+        return {
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "enrollmentsCreated": self.enrollments_created,
+            "errors": errors,
+        }
 
 
 async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
@@ -106,9 +110,7 @@ async def assign_path(
     statuses: Sequence[str] | None,
 ) -> int | None:
     """Assignments created, or None when the path does not exist."""
-    row = await conn.fetchrow(
-        SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses
-    )
+    row = await conn.fetchrow(SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses)
     return row["created"] if row["path_found"] else None
 
 
