@@ -3,17 +3,18 @@
 -- who never had the path, never to inactive riders. $1: the riders to check (the riders just
 -- saved, IDs unique), or NULL for every rider (after a load, which may have changed paths).
 -- $2: the one path to run (just saved in the admin panel), or NULL for every path.
--- The riders come from two branches, each of which is empty unless its case applies, never
--- from "$1 IS NULL OR rider_id = ANY ($1)": after five calls PostgreSQL may plan a statement
--- once for all parameters, and that plan scanned every rider for each path (17 s, not 20 ms).
--- (paths is small: its "$2 IS NULL OR" costs nothing.)
--- An assignment of a path whose courses the rider all passed is completed at once: the passed
--- pairs are counted by one join of the new pairs with course_results, not asked pair by pair
--- (a function call per row took 6.6 s of an admin's save of a path matching 250,000 riders).
+-- The riders, their past assignments and their passed courses come from two branches each,
+-- one of which is empty, never from "$1 IS NULL OR rider_id = ANY ($1)": after five calls
+-- PostgreSQL may plan a statement once for all parameters, and that plan scanned every rider
+-- for each path (17 s, not 20 ms). (paths is small: its "$2 IS NULL OR" costs nothing.)
+-- Set-based for every rider: "never had it" is one hash anti-join with the rule paths'
+-- assignments (not an index probe a rider), and "passed every course" (the assignment is then
+-- completed at once) one count over course_results (a function call a row took 6.6 s of an
+-- admin's save of a path matching 250,000 riders).
 -- Rows are inserted in (rider_id, path_id) order, the lock order of every assignment insert.
 -- Returns the number of assignments created. Served by riders' primary key, assignments_once
--- (its prefix: never had it; the conflict target: a concurrent call made it) and
--- course_results' primary key (or one scan of it for many riders).
+-- (its prefix for the riders given; the conflict target: a concurrent call made it),
+-- course_results' primary key for the riders given and course_results_course for every rider.
 WITH chosen AS (
     SELECT * FROM riders WHERE rider_id = ANY ($1::text[])
     UNION ALL
@@ -26,6 +27,13 @@ rule_paths AS (
       AND p.rule IN ('all_matching', 'onboarding')
       AND ($2::uuid IS NULL OR p.path_id = $2::uuid)
 ),
+had AS (
+    SELECT a.rider_id, a.path_id FROM assignments a
+    WHERE a.rider_id = ANY ($1::text[]) AND a.path_id IN (SELECT path_id FROM rule_paths)
+    UNION ALL
+    SELECT a.rider_id, a.path_id FROM assignments a
+    WHERE $1::text[] IS NULL AND a.path_id IN (SELECT path_id FROM rule_paths)
+),
 matched AS (
     SELECT r.rider_id, p.path_id, p.rule, p.days_to_complete, p.courses
     FROM chosen r
@@ -34,8 +42,8 @@ matched AS (
       AND (p.markets = '{}' OR r.market = ANY (p.markets))
       AND (p.vehicle_types = '{}' OR r.vehicle_type = ANY (p.vehicle_types))
       AND (p.nationalities = '{}' OR r.nationality = ANY (p.nationalities))
-      AND NOT EXISTS (SELECT FROM assignments a
-                      WHERE a.rider_id = r.rider_id AND a.path_id = p.path_id)
+      AND NOT EXISTS (SELECT FROM had
+                      WHERE had.rider_id = r.rider_id AND had.path_id = p.path_id)
 ),
 passed AS (
     SELECT cr.rider_id, p.path_id
