@@ -100,6 +100,7 @@ async def measure(server: Server, url: str) -> bool:
                 ).fetchone()[0]
             if assigned != MATCHING:
                 raise RuntimeError(f"the path was assigned to {assigned:,} riders")
+        print("runs: " + ", ".join(f"{t * 1000:.0f} ms" for t in times), flush=True)
         ok &= report(
             f"POST /admin/paths/new, all_matching, {MATCHING:,} riders (slowest of {SAVE_RUNS})",
             max(times) * 1000,
