@@ -53,6 +53,23 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     await page.screenshot(path=SCREENSHOTS / "admin-course-editor-360.png", full_page=True)
     await _fits_the_phone(page)
 
+    # Its Arabic translation, written by hand: reviewed at once.
+    course_page = page.url.split("?")[0]
+    await page.click(f"a[href='{course_page[len(live_server) :]}/translations/ar']")
+    await page.fill("#title", "القيادة ليلا")
+    await page.fill("#lesson_title_0", "الأضواء")
+    await page.fill("#lesson_body_0", "شغل **الأضواء**.")
+    await page.fill("#lesson_title_1", "الرؤية")
+    await page.fill("#lesson_body_1", "البس السترة العاكسة.")
+    await page.fill("#question_0", "متى تكون الأضواء مضاءة؟")
+    await page.fill("#option_0_0", "في الليل")
+    await page.fill("#option_0_1", "أبدا")
+    await _fits_the_phone(page)
+    await page.screenshot(path=SCREENSHOTS / "admin-course-translation-360.png", full_page=True)
+    await page.click("text=Save translation")
+    assert page.url == f"{course_page}?translated=ar"
+    assert await page.text_content("[data-state]") == "reviewed"
+
     # An active path for every rider in Qatar with that course.
     await page.click("nav >> text=Paths")
     await page.click("text=New path")
