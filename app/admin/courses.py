@@ -29,9 +29,18 @@ routes = web.RouteTableDef()
 COURSE = "/admin/courses/{course_id:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}}"
 LANGUAGE = "{language:ar|ur|ku}"
 LANGUAGE_NAMES = {"ar": "Arabic", "ur": "Urdu", "ku": "Kurdish (Sorani)"}
-# Blank rows under the course's own: room to write without JavaScript.
-BLANK_LESSONS, BLANK_QUESTIONS = 1, 1
-NEW_COURSE = {"title": "", "pass_mark": "70", "published": False, "lessons": [], "quiz": []}
+# Blank lesson and question rows under the course's own, one more after "Add another": room
+# to write without JavaScript.
+BLANK_ROWS = 1
+NEW_COURSE = {
+    "title": "",
+    "pass_mark": "70",
+    "published": False,
+    "lessons": [],
+    "quiz": [],
+    "extra_lesson": 1,
+    "extra_question": 1,
+}
 # A course document is at most about 650,000 characters (course_document.py), up to 4 bytes
 # each in UTF-8.
 IMPORT_MAX_BYTES = 3 * 1024 * 1024
@@ -70,7 +79,7 @@ def apply_action(values: dict, action: str) -> dict:
     verb, _, rest = action.partition("_")
     kind, _, number = rest.partition("_")
     if verb == "add" and kind in rows:
-        values["extra_" + kind] = True
+        values["extra_" + kind] = 1
     elif kind in rows and number.isascii() and number.isdigit():
         index, items = int(number), rows[kind]
         if verb == "remove" and index < len(items):
@@ -103,10 +112,8 @@ async def _editor(request, *, course=None, values, errors=None, status=200, chan
         "values": values,
         "errors": errors or {},
         "changed": changed,
-        "blank_lessons": BLANK_LESSONS
-        + values.get("extra_lesson", False)
-        + (not values["lessons"]),
-        "blank_questions": BLANK_QUESTIONS + values.get("extra_question", False),
+        "blank_lessons": BLANK_ROWS + values.get("extra_lesson", 0),
+        "blank_questions": BLANK_ROWS + values.get("extra_question", 0),
         "options_max": OPTIONS_MAX,
         "translations": [],
         "language_names": LANGUAGE_NAMES,
@@ -152,12 +159,16 @@ async def _list_page(request, *, import_error=None, status=200):
 
 @routes.get("/admin/courses/new")
 async def new_course_page(request: web.Request) -> web.Response:
-    return await _editor(request, values=dict(NEW_COURSE, extra_lesson=True, extra_question=True))
+    return await _editor(request, values=dict(NEW_COURSE))
 
 
 @routes.post("/admin/courses/new")
 async def create_course(request: web.Request) -> web.Response:
     return await _submit(request, None)
+
+
+class ImportRefused(Exception):
+    pass
 
 
 @routes.post("/admin/courses/import")
@@ -172,10 +183,6 @@ async def import_course(request: web.Request) -> web.Response:
     async with request.app[POOL].acquire() as conn:
         course_id = await courses.save_course(conn, document, published=False)
     return pages.see_other(f"/admin/courses/{course_id}?saved=1")
-
-
-class ImportRefused(Exception):
-    pass
 
 
 async def _uploaded_json(request: web.Request):
