@@ -116,6 +116,14 @@ def read_path(schema: PathForm, form) -> tuple[dict, dict[str, str]]:
 # Rows left blank are dropped, so blank rows can be offered for filling without JavaScript.
 _ROW = re.compile(r"(?:lesson_title|lesson_body|question)_([0-9]{1,3})")
 BLANK_OPTION = "Ticked options need their text."
+# The editor's messages where marshmallow's would puzzle a person ("Length must be …").
+_FRIENDLY = {
+    "lessons": f"A course needs 1 to {LESSONS_MAX} lessons.",
+    "quiz": f"A quiz has at most {QUESTIONS_MAX} questions.",
+    "options": f"Give {OPTIONS_MIN} to {OPTIONS_MAX} options.",
+    "pass_mark": "Enter a whole number from 0 to 100.",
+    "title": f"Enter a title of at most {TITLE_MAX} characters.",
+}
 
 
 def _rows(form, prefix: str) -> list[int]:
@@ -173,7 +181,7 @@ def read_course(schema: CourseDocumentSchema, form) -> tuple[dict, dict | None, 
         "lessons": [dict(row) for row in values["lessons"]],
         "quiz": [{k: q[k] for k in ("question", "options", "correct")} for q in values["quiz"]],
     }
-    if values["pass_mark"]:
+    if values["pass_mark"]:  # not a number: None, refused by the schema
         document["pass_mark"] = integer_text(values["pass_mark"])
     errors = {}
     try:
@@ -181,22 +189,10 @@ def read_course(schema: CourseDocumentSchema, form) -> tuple[dict, dict | None, 
     except ValidationError as exc:
         errors = _document_errors(exc.messages)
         document = None
-    if values["pass_mark"] and integer_text(values["pass_mark"]) is None:
-        errors["pass_mark"] = PASS_MARK_ERROR
     for q, question in enumerate(values["quiz"]):
         if question["blank_ticked"]:
             errors[f"question_{q}"] = BLANK_OPTION
     return values, (None if errors else document), errors
-
-
-PASS_MARK_ERROR = "Enter a whole number from 0 to 100."
-_FRIENDLY = {
-    "lessons": f"A course needs 1 to {LESSONS_MAX} lessons.",
-    "quiz": f"A quiz has at most {QUESTIONS_MAX} questions.",
-    "options": f"Give {OPTIONS_MIN} to {OPTIONS_MAX} options.",
-    "pass_mark": PASS_MARK_ERROR,
-    "title": f"Enter a title of at most {TITLE_MAX} characters.",
-}
 
 
 def _document_errors(messages: dict) -> dict[str, str]:

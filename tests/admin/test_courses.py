@@ -365,3 +365,13 @@ async def test_reviewing_a_missing_translation_is_a_404(admin_client):
     assert response.status == 404
     response = await admin_client.get(f"/admin/courses/{course_id}/translations/fr")
     assert response.status == 404
+
+
+async def test_an_import_too_large_or_without_a_file_is_refused(admin_client, db):
+    response = await _import(admin_client, b" " * (3 * 1024 * 1024 + 1))
+    assert response.status == 400
+    assert "The file is larger than 3 MB" in await response.text()
+    response = await admin_client.submit("/admin/courses/import", {}, form_page="/admin/courses")
+    assert response.status == 400
+    assert "Choose a course file (.json) to import." in await response.text()
+    assert await db.fetchval("SELECT count(*) FROM courses") == 0
