@@ -3,7 +3,7 @@
 import importlib
 import sys
 
-BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider")
+BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider", "admin_paths")
 
 names = sys.argv[1:] or BENCHMARKS
 missed = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 import asyncpg
@@ -67,3 +68,34 @@ async def setup_first_admin(
 async def dashboard(db: Db) -> dict:
     counts = dict(await db.fetchrow(SQL.dashboard))
     return {"counts": counts, "job_runs": await db.fetch(SQL.last_job_runs)}
+
+
+# Learning paths and courses (app/admin/paths.py, app/admin/courses.py).
+CONTENT_SQL = sql.load(
+    "admin",
+    "path_list",
+    "path_by_id",
+    "path_assignments",
+    "course_choices",
+    "course_list",
+)
+
+
+async def path_list(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(CONTENT_SQL.path_list)
+
+
+async def path(db: Db, path_id: uuid.UUID) -> asyncpg.Record | None:
+    return await db.fetchrow(CONTENT_SQL.path_by_id, path_id)
+
+
+async def path_assignments(db: Db, path_id: uuid.UUID) -> asyncpg.Record:
+    return await db.fetchrow(CONTENT_SQL.path_assignments, path_id)
+
+
+async def course_choices(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(CONTENT_SQL.course_choices)
+
+
+async def course_list(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(CONTENT_SQL.course_list)

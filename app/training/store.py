@@ -33,8 +33,12 @@ class SavedRiders:
 
     def body(self, errors: list[dict]) -> dict:
         """The 200 answer of POST /api/v1/riders."""
-        return {"inserted": self.inserted, "updated": self.updated,
-                "enrollmentsCreated": self.enrollments_created, "errors": errors}
+        return {
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "enrollmentsCreated": self.enrollments_created,
+            "errors": errors,
+        }
 
 
 async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
@@ -81,9 +85,12 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
     return len(new), len(rows) - len(new)
 
 
-async def run_rules(conn: asyncpg.Connection, rider_ids: Sequence[str] | None) -> int:
-    """Run the automatic rules for these riders (None: every rider); returns assignments made."""
-    return await conn.fetchval(SQL.run_rules, rider_ids)
+async def run_rules(
+    conn: asyncpg.Connection, rider_ids: Sequence[str] | None, path_id: uuid.UUID | None = None
+) -> int:
+    """Run the automatic rules for these riders (None: every rider), of one path (None: every
+    path); returns assignments made."""
+    return await conn.fetchval(SQL.run_rules, rider_ids, path_id)
 
 
 async def save_flag(
@@ -108,9 +115,7 @@ async def assign_path(
     statuses: Sequence[str] | None,
 ) -> int | None:
     """Assignments created, or None when the path does not exist."""
-    row = await conn.fetchrow(
-        SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses
-    )
+    row = await conn.fetchrow(SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses)
     return row["created"] if row["path_found"] else None
 
 
