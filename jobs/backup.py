@@ -98,9 +98,7 @@ async def pg_dump_client(server_major: int) -> Client:
     """
     programs = _candidates()
     if not programs:
-        raise JobFailed(
-            "backup failed: pg_dump not found on PATH (install the PostgreSQL client)"
-        )
+        raise JobFailed("backup failed: pg_dump not found on PATH (install the PostgreSQL client)")
     clients = [
         Client(program, version)
         for program in programs

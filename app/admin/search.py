@@ -15,12 +15,12 @@ def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def rider_search(q: str | None) -> RiderSearch | None:
-    """None without `q`; else a rider matches when `q` is their ID, their name contains `q`
+def rider_search(q: str | None) -> RiderSearch:
+    """Without `q` every rider matches; else a rider matches when `q` is their ID, their name contains `q`
     (any case; `q` of at least 3 characters), or `q` is 4 or more ASCII digits (a leading `+`
     allowed) that their phone ends with."""
     if not q:
-        return None
+        return RiderSearch(rider_id=None, name_pattern=None, phone_pattern=None)
     name = f"%{_like_escaped(q)}%" if len(q) >= MIN_NAME_QUERY else None
     digits = PHONE_QUERY.match(q)
     # Phones are stored as + and digits: "ends with" is a prefix of the reversed phone.

@@ -133,9 +133,7 @@ async def rider_page(pool: asyncpg.Pool, rider_id: str) -> dict | None:
             "assignments": await conn.fetch(RIDERS_SQL.rider_assignments, rider_id),
             "flags": await conn.fetch(RIDERS_SQL.rider_flags, rider_id),
             "passed": await conn.fetch(RIDERS_SQL.rider_passed_courses, rider_id),
-            "messages": await conn.fetch(
-                RIDERS_SQL.rider_messages, rider_id, RIDER_PAGE_MESSAGES
-            ),
+            "messages": await conn.fetch(RIDERS_SQL.rider_messages, rider_id, RIDER_PAGE_MESSAGES),
             "paths": await conn.fetch(RIDERS_SQL.path_choices),
         }
 
