@@ -34,6 +34,8 @@ LIST_TARGET_MS = 100
 RIDER_TARGET_MS = 50
 EMAIL = "bench@example.com"
 PASSWORD = "bench admin password"
+# Admin sessions and their forms' tokens need the secret.
+SESSION_SECRET = "bench-session-secret-0123456789"
 
 FIRST = "ARRAY['Ahmed','Sara','Omar','Fatima','Ali','Aisha','Hassan','Mariam','Yusuf','Layla',"
 FIRST += "'Ravi','Priya','Imran','Noor','Bilal','Zainab','Kareem','Huda','Tariq','Salma']"
@@ -159,5 +161,5 @@ async def measure(server: Server) -> bool:
 def main() -> bool:
     url = fresh_database("bench_admin")
     build(url)
-    with Server(url) as server:
+    with Server(url, SESSION_SECRET=SESSION_SECRET) as server:
         return asyncio.run(measure(server))
