@@ -16,9 +16,9 @@ def _like_escaped(text: str) -> str:
 
 
 def rider_search(q: str | None) -> RiderSearch:
-    """Without `q` every rider matches; else a rider matches when `q` is their ID, their name contains `q`
-    (any case; `q` of at least 3 characters), or `q` is 4 or more ASCII digits (a leading `+`
-    allowed) that their phone ends with."""
+    """Without `q` every rider matches; else a rider matches when `q` is their ID, their name
+    contains `q` (any case; `q` of at least 3 characters), or `q` is 4 or more ASCII digits (a
+    leading `+` allowed) that their phone ends with."""
     if not q:
         return RiderSearch(rider_id=None, name_pattern=None, phone_pattern=None)
     name = f"%{_like_escaped(q)}%" if len(q) >= MIN_NAME_QUERY else None

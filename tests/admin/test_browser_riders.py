@@ -61,3 +61,29 @@ async def test_assign_a_path_by_city_and_see_it_on_the_rider_page(
     ]
     await _fits(page)
     await page.screenshot(path=SCREENSHOTS / "rider-page-360.png", full_page=True)
+
+
+async def test_messages_jobs_and_admins_fit_a_phone(
+    live_server, make_admin, database_url, phone_page
+):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    admin = await make_admin()
+    async with database.connect(database_url) as conn:
+        await add_riders(conn)
+        await conn.execute(
+            "INSERT INTO messages (rider_id, kind, body, status, error) VALUES ('R-1', 'reminder',"
+            " 'Hi', 'failed', 'no answer from the provider within 10 s (3 attempts)')"
+        )
+    page = phone_page
+    await page.goto(f"{live_server}/admin/sign-in")
+    await page.fill("#email", admin.email)
+    await page.fill("#password", admin.password)
+    await page.click("button[type=submit]")
+    await page.goto(f"{live_server}/admin/jobs")
+    await page.click("text=Run reminders now")
+    assert page.url == f"{live_server}/admin/jobs"
+    assert "succeeded" in await page.text_content("tbody")
+    for name in ("messages", "jobs", "admins"):
+        await page.goto(f"{live_server}/admin/{name}")
+        await _fits(page)
+        await page.screenshot(path=SCREENSHOTS / f"{name}-360.png", full_page=True)
