@@ -3,7 +3,17 @@
 import importlib
 import sys
 
-BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider", "admin", "admin_paths")
+BENCHMARKS = (
+    "checks",
+    "shop",
+    "training",
+    "jobs",
+    "limits",
+    "rider",
+    "admin",
+    "admin_paths",
+    "csv",
+)
 
 names = sys.argv[1:] or BENCHMARKS
 missed = 0

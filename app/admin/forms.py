@@ -20,7 +20,7 @@ from app.training.course_document import (
     TranslationSchema,
 )
 from app.training.records import PathRecordSchema
-from app.training.riders import MARKETS, STATUSES
+from app.training.riders import MARKET_MESSAGE, MARKETS, MAX_LENGTHS, STATUS_MESSAGE, STATUSES
 from app.training.schemas import FLAG_TYPES
 
 EMAIL = validate.And(
@@ -371,3 +371,45 @@ def _innermost(messages):
     while isinstance(messages, dict):
         messages = next(iter(messages.values()))
     return messages
+
+
+# CSV exports (issue 12): the filters of the page an export comes from, and its part.
+
+
+class ExportQuery(Schema):
+    part = Integer(
+        load_default=1, validate=validate.Range(min=1, error="part must be a whole number from 1.")
+    )
+
+
+class RiderFiltersQuery(ExportQuery):
+    """The riders list's filters (`/admin/riders`), each exact but the search text `q`."""
+
+    q = Text(validate=validate.Length(max=200))
+    market = fields.String(validate=validate.OneOf(MARKETS, error=MARKET_MESSAGE))
+    status = fields.String(validate=validate.OneOf(STATUSES, error=STATUS_MESSAGE))
+    vehicle_type = Text(validate=validate.Length(max=MAX_LENGTHS["vehicleType"]))
+    city = Text(validate=validate.Length(max=MAX_LENGTHS["city"]))
+    nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
+
+
+class MessageFiltersQuery(ExportQuery):
+    """The messages page's filters (`/admin/messages`); `from` and `to` are UTC dates, both
+    included."""
+
+    status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
+    kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
+    from_ = fields.Date(data_key="from", format="%Y-%m-%d")
+    to = fields.Date(format="%Y-%m-%d")
+
+
+def read_query(schema: Schema, query) -> dict:
+    """The query's valid values (blank parameters count as absent; text is stripped), or
+    ValidationError naming the first bad parameter."""
+    data = {}
+    for name, field in schema.fields.items():
+        key = field.data_key or name
+        value = query.get(key, "").strip()
+        if value:
+            data[key] = value
+    return schema.load(data)

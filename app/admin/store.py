@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 import asyncpg
@@ -223,3 +226,86 @@ async def disable_admin(conn: asyncpg.Connection, email: str) -> asyncpg.Record 
     sql/admin/disable_admin.sql for the answer)."""
     await conn.execute(RIDERS_SQL.lock_admins)
     return await conn.fetchrow(RIDERS_SQL.disable_admin, email)
+
+
+# Rider CSV import and CSV exports (issue 12).
+
+CSV_SQL = sql.load(
+    "admin",
+    "start_import",
+    "add_import_rejects",
+    "import_header",
+    "import_rejects",
+    "export_riders_count",
+    "export_riders",
+    "export_assignments_count",
+    "export_assignments",
+    "export_completions_count",
+    "export_completions",
+    "export_messages_count",
+    "export_messages",
+    "plan_whole_result",
+)
+
+# Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
+FETCH_ROWS = 5000
+
+
+async def start_import(
+    conn: asyncpg.Connection, import_id: uuid.UUID, admin_id: int, header: str
+) -> None:
+    await conn.execute(CSV_SQL.start_import, import_id, admin_id, header)
+
+
+async def add_import_rejects(
+    conn: asyncpg.Connection, import_id: uuid.UUID, rejected: Sequence[tuple[int, str, str]]
+) -> None:
+    """Keep (line, cells as CSV text, error) rows of the import, set-based."""
+    lines, cells, errors = zip(*rejected, strict=True)
+    await conn.execute(CSV_SQL.add_import_rejects, import_id, lines, cells, errors)
+
+
+async def import_header(db: Db, import_id: uuid.UUID, admin_id: int) -> str | None:
+    """The import's header if this admin made it within the last day."""
+    return await db.fetchval(CSV_SQL.import_header, import_id, admin_id)
+
+
+@contextlib.asynccontextmanager
+async def import_rejects(pool: asyncpg.Pool, import_id: uuid.UUID):
+    """Batches of the import's rejected rows (line, cells, error), in file order."""
+    async with pool.acquire() as conn, conn.transaction(readonly=True):
+        yield _batches(await conn.cursor(CSV_SQL.import_rejects, import_id))
+
+
+@contextlib.asynccontextmanager
+async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
+    """(count, rows): how many rows export `name` holds with these filters (its statements'
+    parameters), and `rows(offset, limit)`, batches of those rows read through a cursor. One
+    snapshot for both, so the parts announced are the parts served. Leaving the context ends
+    the transaction, which closes the cursor: the query stops even when it was not read to
+    the end."""
+    async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        await conn.execute(CSV_SQL.plan_whole_result)
+        count = await conn.fetchval(getattr(CSV_SQL, f"export_{name}_count"), *filters)
+
+        async def rows(offset: int, limit: int) -> AsyncIterator[list[asyncpg.Record]]:
+            statement = getattr(CSV_SQL, f"export_{name}")
+            async for batch in _batches(await conn.cursor(statement, *filters, offset, limit)):
+                yield batch
+
+        yield count, rows
+
+
+async def _batches(cursor) -> AsyncIterator[list[asyncpg.Record]]:
+    """The cursor's rows a batch at a time; the next batch is asked for before this one is
+    handed out, so the database reads it while the caller writes this one."""
+    pending = asyncio.ensure_future(cursor.fetch(FETCH_ROWS))
+    try:
+        while batch := await pending:
+            pending = asyncio.ensure_future(cursor.fetch(FETCH_ROWS))
+            yield batch
+    finally:
+        # The connection takes one command at a time: the transaction can end only after it.
+        await asyncio.wait([pending])
+        if not pending.cancelled():
+            pending.exception()  # retrieved: the caller's own error (if any) is the one raised

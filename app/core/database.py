@@ -141,10 +141,13 @@ async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asy
 
 
 @contextlib.asynccontextmanager
-async def planned_per_call(pool: asyncpg.Pool, *, readonly: bool = False):
+async def planned_per_call(
+    pool: asyncpg.Pool, *, readonly: bool = False, isolation: str | None = None
+):
     """A connection in a transaction whose statements are planned for their actual values
-    (see sql/core/plan_per_call.sql): for statements with optional filters."""
-    async with pool.acquire() as conn, conn.transaction(readonly=readonly):
+    (see sql/core/plan_per_call.sql): for statements with optional filters. `isolation`
+    "repeatable_read" lets several statements read one snapshot."""
+    async with pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=readonly):
         await conn.execute(SQL.plan_per_call)
         yield conn
 

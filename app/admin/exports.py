@@ -1,0 +1,239 @@
+"""CSV exports of the panel (DESIGN §8): riders, assignments, completions and messages, with
+the filters of the page they come from, in parts of at most ROWS_PER_PART data rows.
+
+Streamed as `app/checks/streaming.py` streams the check list: rows come from a server-side
+cursor in batches and leave as they come (chunked, no Content-Length), so the first byte goes
+out before the query ends and memory does not depend on the number of rows. A client that goes
+away ends the query; a database failure after the first byte cuts the connection, so a broken
+export never looks like a complete, shorter file. The database renders each row as a CSV line
+(`sql/admin/functions/admin_csv_text.sql`: quoting and the formula guard, so a rider named
+`=HYPERLINK(…)` stays text in a spreadsheet); this module joins the lines into chunks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import weakref
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, date, datetime, timedelta
+
+import structlog
+from aiohttp import web
+from marshmallow import Schema, ValidationError
+
+from app.admin import store
+from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
+from app.core import html
+from app.core.keys import POOL
+
+log = structlog.get_logger("admin.exports")
+
+routes = web.RouteTableDef()
+
+ROWS_PER_PART = 500_000  # spec, Limits: CSV exports, rows per file
+
+COLUMNS = {
+    "riders": (
+        "riderId",
+        "name",
+        "market",
+        "phone",
+        "city",
+        "vehicleType",
+        "nationality",
+        "language",
+        "status",
+        "createdAt",
+    ),
+    "assignments": ("riderId", "pathId", "path", "why", "assignedAt", "deadline", "completedAt"),
+    "completions": (
+        "riderId",
+        "market",
+        "courseId",
+        "course",
+        "language",
+        "startedAt",
+        "completedAt",
+        "score",
+        "attempts",
+        "timeSpentSeconds",
+        "proofCode",
+    ),
+    "messages": ("riderId", "kind", "status", "createdAt", "error"),
+}
+
+# An export holds one of the pool's 10 connections while its client reads: a few at a time
+# per process, the others wait EXPORT_WAIT seconds, then get a 503 page.
+MAX_EXPORTS = 3
+EXPORT_WAIT = 5.0
+_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+# Spreadsheets read a file without it as their local code page, which garbles Arabic names.
+BOM = "\ufeff"
+
+_PHONE_END = re.compile(r"\+?([0-9]{4,})")
+
+
+class BadExport(Exception):
+    """A 400 page naming what is wrong with the export's address."""
+
+
+@contextlib.asynccontextmanager
+async def _export_slot() -> AsyncIterator[None]:
+    slots = _slots.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(MAX_EXPORTS))
+    try:
+        await asyncio.wait_for(slots.acquire(), EXPORT_WAIT)
+    except TimeoutError:
+        raise web.HTTPServiceUnavailable from None
+    try:
+        yield
+    finally:
+        slots.release()
+
+
+def _query(schema: Schema, request: web.Request) -> dict:
+    try:
+        return read_query(schema, request.query)
+    except ValidationError as exc:
+        name, messages = next(iter(exc.messages.items()))
+        raise BadExport(f"{name}: {messages[0]}") from None
+
+
+def rider_filters(values: dict) -> list:
+    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters,
+    then whether any is given. `q` matches the rider ID exactly, a part of the name from 3
+    characters, or the end of the phone from 4 digits (a leading + allowed)."""
+    q = values.get("q")
+    phone_end = _PHONE_END.fullmatch(q) if q else None
+    filters = [
+        q,
+        q if q and len(q) >= 3 else None,
+        phone_end.group(1) if phone_end else None,
+        values.get("market"),
+        values.get("status"),
+        values.get("vehicle_type"),
+        values.get("city"),
+        values.get("nationality"),
+    ]
+    return [*filters, any(value is not None for value in filters)]
+
+
+def message_filters(values: dict) -> list:
+    """Status, kind and the UTC day range [from, to + 1 day) of the messages page."""
+    start, end = values.get("from_"), values.get("to")
+    return [
+        values.get("status"),
+        values.get("kind"),
+        _utc_midnight(start) if start else None,
+        _utc_midnight(end, days=1) if end else None,
+    ]
+
+
+def _utc_midnight(day: date, days: int = 0) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=days)
+
+
+def part_count(rows: int) -> int:
+    """Parts of an export of `rows` data rows; an empty export is one file with its header."""
+    return max(1, -(-rows // ROWS_PER_PART))
+
+
+def _filename(name: str, part: int, parts: int) -> str:
+    return f"{name}.csv" if parts == 1 else f"{name}-part-{part}-of-{parts}.csv"
+
+
+async def _export(
+    request: web.Request, name: str, schema: Schema, to_filters
+) -> web.StreamResponse:
+    try:
+        values = _query(schema, request)
+        part = values["part"]
+        async with (
+            _export_slot(),
+            store.export_rows(request.app[POOL], name, to_filters(values)) as (count, rows),
+        ):
+            parts = part_count(count)
+            if part > parts:
+                raise BadExport(f"part: this export has {parts} part{'s' * (parts > 1)}.")
+            batches = rows((part - 1) * ROWS_PER_PART, ROWS_PER_PART)
+            chunks = csv_lines(batches)
+            async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
+                return await stream_csv(
+                    request,
+                    ",".join(COLUMNS[name]) + "\r\n",
+                    chunks,
+                    filename=_filename(name, part, parts),
+                    parts=parts,
+                )
+    except BadExport as exc:
+        return html.page(400, "This export cannot be made", str(exc))
+
+
+async def csv_lines(batches: AsyncIterator[Sequence[Sequence[str]]]) -> AsyncIterator[str]:
+    """The text of batches of rows the database rendered as CSV lines."""
+    async for batch in batches:
+        yield "".join([line for (line,) in batch])
+
+
+async def stream_csv(
+    request: web.Request,
+    header: str,
+    chunks: AsyncIterator[str],
+    *,
+    filename: str,
+    parts: int = 1,
+) -> web.StreamResponse:
+    """Answer 200 with a CSV file: `header` (CSV text) at once, then `chunks` as they come.
+
+    The caller has run its first query (the count, the import's header) before: what fails
+    there still answers a proper error page. After the header is sent, a client that goes
+    away ends the stream quietly (the caller then leaves its transaction, which closes the
+    cursor and ends the query); any other failure cuts the connection and is raised, so the
+    body never ends properly.
+    """
+    response = web.StreamResponse(
+        headers={
+            "X-Export-Parts": str(parts),
+            "Content-Disposition": f'attachment; filename="{filename}"',
+        }
+    )
+    response.content_type = "text/csv"
+    response.charset = "utf-8"
+    await response.prepare(request)
+    sent = 0
+    try:
+        await response.write((BOM + header).encode())
+        async for chunk in chunks:
+            await response.write(chunk.encode())
+            sent += len(chunk)
+        await response.write_eof()
+    except ConnectionError:
+        # Only the response's writes raise it: the database driver has its own errors.
+        log.info("client went away mid-export", path=request.path, sent_chars=sent)
+    except BaseException:
+        if request.transport is not None:
+            request.transport.close()
+        raise
+    return response
+
+
+@routes.get("/admin/exports/riders.csv")
+async def export_riders(request: web.Request) -> web.StreamResponse:
+    return await _export(request, "riders", RiderFiltersQuery(), rider_filters)
+
+
+@routes.get("/admin/exports/assignments.csv")
+async def export_assignments(request: web.Request) -> web.StreamResponse:
+    return await _export(request, "assignments", RiderFiltersQuery(), rider_filters)
+
+
+@routes.get("/admin/exports/completions.csv")
+async def export_completions(request: web.Request) -> web.StreamResponse:
+    return await _export(request, "completions", RiderFiltersQuery(), rider_filters)
+
+
+@routes.get("/admin/exports/messages.csv")
+async def export_messages(request: web.Request) -> web.StreamResponse:
+    return await _export(request, "messages", MessageFiltersQuery(), message_filters)

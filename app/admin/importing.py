@@ -1,0 +1,241 @@
+"""Rider CSV import (DESIGN §8): upload a file of riders, see what was saved and what was not,
+download the rejected rows to fix and upload only those again.
+
+The upload is read as a stream into a temporary file (at most MAX_FILE_BYTES; more is a 413
+page before anything is parsed or written) while its bytes are checked to be UTF-8. Then the
+file is parsed in a thread a batch of MAX_RIDERS records at a time, and each batch goes through
+the API's own row validation and set-based upsert (`app.training`), committed on its own, while
+the next batch is parsed. The automatic rules run once, for every rider saved, at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+import asyncpg
+import structlog
+from aiohttp import web
+
+from app.admin import store
+from app.admin.csv_riders import (
+    NO_ROWS,
+    Batch,
+    FileRefused,
+    Rejected,
+    RiderFile,
+    Utf8Check,
+    csv_text,
+)
+from app.admin.exports import stream_csv
+from app.admin.guard import ADMIN
+from app.admin.routes import panel
+from app.core import database, html
+from app.core.http import MiB, bulk_route
+from app.core.keys import POOL
+from app.training import store as training_store
+from app.training.riders import MAX_RIDERS
+
+log = structlog.get_logger("admin.import")
+
+routes = web.RouteTableDef()
+
+# Spec, Limits: 25 MB a file (read as MiB, the larger reading). The body may be larger than
+# the file by the multipart framing around it (boundaries, part headers).
+MAX_FILE_BYTES = 25 * MiB
+MAX_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024
+READ_BYTES = 256 * 1024
+# Records parsed and saved at a time: a POST /api/v1/riders call's worth.
+BATCH_ROWS = MAX_RIDERS
+# Rejected rows listed on the result page; all of them are in the download.
+SHOWN_REJECTED = 100
+
+TOO_LARGE = "The file is larger than 25 MB. Split it into smaller files; nothing was saved."
+CHOOSE_FILE = "Choose a CSV file to upload."
+DATABASE_FAILED = (
+    "The database failed while saving lines {first} to {last}. Lines up to {saved} were saved "
+    "(and their rejected rows kept). Upload the same file again to finish: rows already saved "
+    "are saved again with the same values."
+)
+RULES_FAILED = (
+    "Every line was saved, but the database failed before the automatic rules ran. Upload the "
+    "same file again to run them: rows already saved are saved again with the same values."
+)
+# What a database failure midway looks like: the connection or the server going away, or a
+# statement refused.
+DATABASE_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, *database.UNAVAILABLE)
+
+
+class FileTooLarge(Exception):
+    pass
+
+
+@dataclass
+class ImportResult:
+    import_id: uuid.UUID
+    inserted: int = 0
+    updated: int = 0
+    enrollments_created: int = 0
+    rejected: int = 0
+    shown: list[Rejected] = field(default_factory=list)
+    failure: str | None = None
+
+    def add(self, batch: Batch, inserted: int, updated: int) -> None:
+        self.inserted += inserted
+        self.updated += updated
+        self.rejected += len(batch.rejected)
+        self.shown.extend(batch.rejected[: SHOWN_REJECTED - len(self.shown)])
+
+
+async def receive(request: web.Request, upload: BinaryIO) -> None:
+    """Copy the multipart field `file` into `upload`: FileTooLarge past MAX_FILE_BYTES,
+    FileRefused when it is missing, empty or not UTF-8."""
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise FileTooLarge
+    if request.content_type != "multipart/form-data":
+        raise FileRefused(CHOOSE_FILE)
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if part.name != "file":
+            await part.release()
+            continue
+        check, size = Utf8Check(), 0
+        while chunk := await part.read_chunk(READ_BYTES):
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise FileTooLarge
+            check.feed(chunk)
+            upload.write(chunk)
+        if not size and not part.filename:
+            raise FileRefused(CHOOSE_FILE)
+        check.feed(b"", final=True)
+        return
+    raise FileRefused(CHOOSE_FILE)
+
+
+async def import_riders(pool: asyncpg.Pool, admin_id: int, upload: BinaryIO) -> ImportResult:
+    """Save the riders of the file in `upload`; FileRefused (nothing written) for a file
+    without a usable header or without rows."""
+    rider_file = RiderFile(upload)
+    try:
+        return await _import(pool, admin_id, rider_file)
+    finally:
+        rider_file.close()
+
+
+async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> ImportResult:
+    header = await asyncio.to_thread(rider_file.header)
+    batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
+    if batch is None:
+        raise FileRefused(NO_ROWS)
+    result = ImportResult(uuid.uuid4())
+    saved: set[str] = set()
+    saved_up_to = 1
+    async with pool.acquire() as conn:
+        await store.start_import(conn, result.import_id, admin_id, csv_text(header.cells))
+        try:
+            while batch is not None:
+                upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
+                try:
+                    result.add(batch, *await _save(conn, result.import_id, batch))
+                except BaseException:
+                    # The thread still reads the file: let it finish before the file closes.
+                    await asyncio.wait([upcoming])
+                    raise
+                saved.update(rider.rider_id for rider in batch.riders)
+                saved_up_to = batch.last_line
+                batch = await upcoming
+            result.enrollments_created = await training_store.run_rules(conn, list(saved))
+        except DATABASE_FAILURES as exc:
+            log.error(
+                "rider import failed",
+                error_class=type(exc).__name__,
+                saved_up_to=saved_up_to,
+                import_id=str(result.import_id),
+            )
+            result.failure = (
+                RULES_FAILED
+                if batch is None
+                else DATABASE_FAILED.format(
+                    first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
+                )
+            )
+    log.info(
+        "rider import",
+        import_id=str(result.import_id),
+        inserted=result.inserted,
+        updated=result.updated,
+        rejected=result.rejected,
+        enrollments_created=result.enrollments_created,
+        failed=result.failure is not None,
+    )
+    return result
+
+
+async def _save(conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch) -> tuple[int, int]:
+    """One batch in one transaction: its riders through the API's upsert, its rejected rows
+    kept for the download. Returns (inserted, updated)."""
+    inserted = updated = 0
+    async with conn.transaction():
+        if batch.riders:
+            inserted, updated = await training_store.upsert_riders(conn, batch.riders)
+        if batch.rejected:
+            await store.add_import_rejects(
+                conn,
+                import_id,
+                [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
+            )
+    return inserted, updated
+
+
+def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:
+    return panel(request, "admin/import.html", {"problem": problem}, status=status)
+
+
+@routes.get("/admin/import")
+async def import_page(request: web.Request) -> web.Response:
+    return _form(request)
+
+
+@routes.post("/admin/import")
+@bulk_route
+async def upload_riders(request: web.Request) -> web.Response:
+    with tempfile.TemporaryFile() as upload:
+        try:
+            await receive(request, upload)
+            upload.seek(0)
+            result = await import_riders(request.app[POOL], request[ADMIN].admin_id, upload)
+        except FileTooLarge:
+            return html.page(413, "File too large", TOO_LARGE)
+        except FileRefused as exc:
+            return _form(request, 400, str(exc))
+    return panel(request, "admin/import_result.html", {"result": result})
+
+
+@routes.get("/admin/import/{import_id}/rejected.csv")
+async def download_rejected(request: web.Request) -> web.StreamResponse:
+    try:
+        import_id = uuid.UUID(request.match_info["import_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+    pool = request.app[POOL]
+    header = await store.import_header(pool, import_id, request[ADMIN].admin_id)
+    if header is None:
+        raise web.HTTPNotFound
+    async with store.import_rejects(pool, import_id) as batches:
+        chunks = _rejected_chunks(batches)
+        async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
+            return await stream_csv(
+                request, header + ",error\r\n", chunks, filename="rejected-rows.csv"
+            )
+
+
+async def _rejected_chunks(batches) -> AsyncIterator[str]:
+    """Every rejected row as uploaded, each with its `error`."""
+    async for batch in batches:
+        yield "".join(f"{cells},{csv_text([error])}\r\n" for _, cells, error in batch)

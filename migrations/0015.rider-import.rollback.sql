@@ -1,0 +1,2 @@
+DROP TABLE rider_import_rejects;
+DROP TABLE rider_imports;

@@ -1,0 +1,15 @@
+-- The messages export, one part: rows $5 + 1 onward, at most $6, of the messages with status
+-- $1 and kind $2, created from $3 to before $4 (each NULL: any), oldest first. Returns each
+-- row as one CSV line with its CRLF (`line`): the columns of DESIGN §8, free text through
+-- admin_csv_text (NULL is an empty cell there and in admin_utc_text; the other columns are
+-- NOT NULL). Read through a cursor: messages' primary key in order.
+SELECT admin_csv_text(m.rider_id) || ',' || m.kind || ',' || m.status || ','
+       || admin_utc_text(m.created_at) || ',' || admin_csv_text(m.error) || E'\r\n' AS line
+FROM messages m
+WHERE ($1::text IS NULL OR m.status = $1)
+  AND ($2::text IS NULL OR m.kind = $2)
+  AND ($3::timestamptz IS NULL OR m.created_at >= $3)
+  AND ($4::timestamptz IS NULL OR m.created_at < $4)
+ORDER BY m.message_id
+OFFSET $5
+LIMIT $6

@@ -1,0 +1,17 @@
+-- The riders export, one part: rows $10 + 1 onward, at most $11 ($1–$8: the riders list's
+-- filters, see admin_matching_riders; $9: whether any filter is given), in rider ID order.
+-- Returns each row as one CSV line with its CRLF (`line`): the columns of DESIGN §8, free text
+-- through admin_csv_text (NULL is an empty cell there and in admin_utc_text; the other
+-- columns are NOT NULL, so `||` never makes the line NULL). Read through a cursor: riders'
+-- primary key in order.
+SELECT admin_csv_text(r.rider_id) || ',' || admin_csv_text(r.name) || ',' || r.market || ','
+       || admin_csv_text(r.phone) || ',' || admin_csv_text(r.city) || ','
+       || admin_csv_text(r.vehicle_type) || ',' || admin_csv_text(r.nationality) || ','
+       || r.language || ',' || r.status || ',' || admin_utc_text(r.created_at) || E'\r\n'
+       AS line
+FROM riders r
+WHERE NOT $9::boolean
+   OR r.rider_id IN (SELECT admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8))
+ORDER BY r.rider_id
+OFFSET $10
+LIMIT $11

@@ -1,0 +1,24 @@
+-- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
+-- The riders list's filters (DESIGN §8), shared by its page and its exports: the IDs of the
+-- riders that match every filter given (NULL: any). The search text q matches a rider when
+-- q_id equals the rider ID, or q_name (NULL under 3 characters) is part of the name in any
+-- case, or q_digits (NULL unless q is 4 or more digits) ends the phone. A single SELECT, so
+-- PostgreSQL inlines it into the calling statement; a seq scan of riders (the search text is
+-- matched anywhere in the name, which no index serves).
+CREATE OR REPLACE FUNCTION admin_matching_riders(
+    q_id text, q_name text, q_digits text, f_market text, f_status text,
+    f_vehicle_type text, f_city text, f_nationality text
+) RETURNS SETOF text
+LANGUAGE sql STABLE AS $$
+    SELECT r.rider_id
+    FROM riders r
+    WHERE (q_id IS NULL
+           OR r.rider_id = q_id
+           OR strpos(lower(r.name), lower(q_name)) > 0
+           OR right(r.phone, length(q_digits)) = q_digits)
+      AND (f_market IS NULL OR r.market = f_market)
+      AND (f_status IS NULL OR r.status = f_status)
+      AND (f_vehicle_type IS NULL OR r.vehicle_type = f_vehicle_type)
+      AND (f_city IS NULL OR r.city = f_city)
+      AND (f_nationality IS NULL OR r.nationality = f_nationality)
+$$;
