@@ -117,11 +117,13 @@ def _serve_here(
     shared_port: bool,
     watched: Sequence[multiprocessing.Process] = (),
 ) -> None:
+    from app.ai import jobs as ai_jobs
     from app.web import create_app
     from jobs import scheduler
 
     app = create_app(settings, url)
     scheduler.setup(app)
+    ai_jobs.setup(app)
     if watched:
         app.cleanup_ctx.append(_watch(watched))
     loop = uvloop.new_event_loop()
@@ -215,9 +217,7 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
 
     pool = await database.create_pool(url, min_size=1, max_size=4)
     try:
-        await run_locked(
-            JOBS[name], JobContext(settings=settings, pool=pool, database_url=url)
-        )
+        await run_locked(JOBS[name], JobContext(settings=settings, pool=pool, database_url=url))
     except (JobLocked, JobFailed) as exc:
         raise CommandError(str(exc)) from None
     finally:

@@ -57,6 +57,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
+        app.cleanup_ctx.extend(family.contexts)
     app[ERROR_SHAPES] = ErrorShapes(
         (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
     )

@@ -1,0 +1,4 @@
+DROP TABLE assistant_questions;
+DROP TABLE knowledge_passages;
+DROP TABLE knowledge_documents;
+DROP TABLE ai_jobs;
