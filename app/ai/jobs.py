@@ -107,17 +107,21 @@ async def _generate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record)
 
 
 async def _translate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record) -> None:
+    # asyncpg's own UUID type does not go into the JSON of the translation's record.
+    if job["course_id"] is None:  # deleted since the job was started
+        raise courses.CourseNotFound("")
+    course_id = uuid.UUID(str(job["course_id"]))
     async with pool.acquire() as conn:
-        course = await courses.read_course(conn, job["course_id"])
+        course = await courses.read_course(conn, course_id)
     if course is None:
-        raise courses.CourseNotFound(str(job["course_id"]))
+        raise courses.CourseNotFound(str(course_id))
     if not course.has_content:
         raise JobFailed("the course has no lessons to translate")
     translation = await documents.translate_course(provider, course.document(), job["language"])
     async with pool.acquire() as conn, conn.transaction():
         if not await store.lock_running_job(conn, job["job_id"]):
             return
-        await courses.save_translation(conn, job["course_id"], job["language"], translation)
+        await courses.save_translation(conn, course_id, job["language"], translation)
         await store.finish_job(conn, job["job_id"], "succeeded")
 
 
