@@ -51,7 +51,9 @@ def _reason(exc: Exception, timeout: float) -> str:
     if isinstance(exc, openai.APITimeoutError | _http.TimeoutException):
         return f"no answer from the AI provider within {timeout:g} s"
     if isinstance(exc, openai.APIStatusError):
-        detail = exc.message if isinstance(exc.message, str) else ""
+        # The provider's own words (its `error.message`), not the client's framing of them.
+        body = exc.body if isinstance(exc.body, dict) else {}
+        detail = body.get("message") if isinstance(body.get("message"), str) else ""
         return f"the AI provider answered {exc.status_code}: {detail[:200]}".rstrip(": ")
     if isinstance(exc, openai.APIConnectionError | _http.TransportError):
         return "the AI provider could not be reached"

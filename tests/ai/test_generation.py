@@ -25,7 +25,7 @@ GENERATE = "/admin/courses/generate"
 
 async def upload(client, name: str, data: bytes, path: str = GENERATE):
     token = await client.csrf("/admin/courses/generate")
-    form = aiohttp.FormData()
+    form = aiohttp.FormData(quote_fields=False)  # the name as a browser sends it
     form.add_field("file", io.BytesIO(data), filename=name)
     return await client.post(f"{path}?csrf_token={token}", data=form, allow_redirects=False)
 
