@@ -52,6 +52,14 @@ CREATE TABLE knowledge_passages (
 );
 CREATE INDEX knowledge_passages_search ON knowledge_passages USING gin (search);
 
+-- In how many passages each word occurs (kept by the statements that add and delete
+-- documents): a question is searched by its rarest words, since with no stop words a common
+-- one ("the", "في") matches nearly every passage, and ranking all of them is slow and useless.
+CREATE TABLE knowledge_terms (
+    word     text PRIMARY KEY,
+    passages integer NOT NULL
+);
+
 -- One row a question a rider asked; rows older than an hour are removed at the rider's next one.
 CREATE TABLE assistant_questions (
     rider_id text NOT NULL REFERENCES riders ON DELETE CASCADE,

@@ -7,8 +7,9 @@ import io
 import zipfile
 
 
-def make_pdf(pages: list[str]) -> bytes:
-    """A valid PDF with one page per text (Helvetica; ASCII text without parentheses)."""
+def make_pdf(pages: list[str], padding: bytes = b"") -> bytes:
+    """A valid PDF with one page per text (Helvetica; ASCII text without parentheses);
+    `padding` goes into an unused binary stream, as images make real files large."""
     count = len(pages)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -31,6 +32,8 @@ def make_pdf(pages: list[str]) -> bytes:
         objects.append(
             f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream"
         )
+    if padding:
+        objects.append(f"<< /Length {len(padding)} >>\nstream\n".encode() + padding + b"\nendstream")
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []

@@ -7,6 +7,7 @@ import re
 
 import structlog
 
+from app.ai import store
 from app.core import database
 from app.training import courses
 from tests.ai import fake_ai as fake
@@ -52,11 +53,8 @@ def events(body: str) -> list[tuple[str, str]]:
 
 async def add_knowledge(database_url):
     async with database.connect(database_url) as conn:
-        await conn.execute(
-            "WITH d AS (INSERT INTO knowledge_documents (name, size_bytes, characters)"
-            " VALUES ('Hub rules', 10, 10) RETURNING document_id)"
-            " INSERT INTO knowledge_passages (document_id, position, body)"
-            " SELECT document_id, 1, 'Cash orders are paid to the hub before 22:00.' FROM d"
+        await store.add_knowledge(
+            conn, "Hub rules", 10, 10, None, ["Cash orders are paid to the hub before 22:00."]
         )
 
 

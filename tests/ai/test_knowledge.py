@@ -42,10 +42,13 @@ async def test_a_text_document_is_split_listed_searched_and_deleted(ai_admin, da
         assert "roadside number" in found[0]["body"]
         assert found[0]["name"] == "handbook.md"
         document_id = await conn.fetchval("SELECT document_id FROM knowledge_documents")
+        roadside = "SELECT passages FROM knowledge_terms WHERE word = 'roadside'"
+        assert await conn.fetchval(roadside) == 1
     response = await ai_admin.submit(f"{KNOWLEDGE}/{document_id}/delete", {}, form_page=KNOWLEDGE)
     assert response.status == 303
     async with database.connect(database_url) as conn:
         assert await conn.fetchval("SELECT count(*) FROM knowledge_passages") == 0
+        assert await conn.fetchval(roadside) == 0
     assert "handbook.md" not in await (await ai_admin.get(KNOWLEDGE)).text()
     response = await ai_admin.submit(f"{KNOWLEDGE}/{document_id}/delete", {}, form_page=KNOWLEDGE)
     assert response.status == 404
