@@ -16,8 +16,6 @@ CREATE TABLE ai_jobs (
     course_id   uuid REFERENCES courses ON DELETE SET NULL,
     language    text CHECK (language IN ('ar', 'ur', 'ku')),
     source_name text,
-    -- The uploaded file, kept only until the job ends (any process may claim the job).
-    source      bytea,
     claimed_by  text,
     claimed_at  timestamptz(3),
     started_at  timestamptz(3) NOT NULL DEFAULT now(),
@@ -30,6 +28,16 @@ CREATE TABLE ai_jobs (
 CREATE INDEX ai_jobs_running ON ai_jobs (started_at) WHERE status = 'running';
 -- The jobs page: newest first.
 CREATE INDEX ai_jobs_recent ON ai_jobs (started_at DESC);
+
+-- A generation job's uploaded file, kept until the job ends (any process may claim the job),
+-- in 1 MiB chunks: a client encodes and decodes a value on its event loop, and 20 MB at once
+-- would stall it for tens of milliseconds.
+CREATE TABLE ai_job_sources (
+    job_id   uuid    NOT NULL REFERENCES ai_jobs ON DELETE CASCADE,
+    position integer NOT NULL,
+    chunk    bytea   NOT NULL,
+    PRIMARY KEY (job_id, position)
+);
 
 CREATE TABLE knowledge_documents (
     document_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -61,13 +61,14 @@ def _reason(exc: Exception, timeout: float) -> str:
 
 
 class Provider:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, http_client=None):
         self.model = settings.ai_model
         self._client = openai.AsyncOpenAI(
             base_url=settings.ai_base_url,
             api_key=settings.ai_api_key,
             timeout=openai.Timeout(DOCUMENT_TIMEOUT, connect=CONNECT_TIMEOUT),
             max_retries=MAX_RETRIES,
+            http_client=http_client,
         )
 
     async def close(self) -> None:
@@ -120,10 +121,50 @@ class Provider:
 PROVIDER = web.AppKey("ai_provider", Provider)
 
 
+def _canned(request) -> _http.Response:
+    if b'"stream":true' in request.content.replace(b" ", b""):
+        chunk = {
+            "id": "w",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "w",
+            "choices": [{"index": 0, "delta": {"content": "{}"}, "finish_reason": None}],
+        }
+        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        return _http.Response(200, content=body, headers={"Content-Type": "text/event-stream"})
+    message = {"role": "assistant", "content": "{}"}
+    return _http.Response(
+        200,
+        json={
+            "id": "w",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "w",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        },
+    )
+
+
+async def warm_up(settings: Settings) -> None:
+    """The openai client imports its modules and builds its models on its first request (a
+    few tenths of a second of the event loop): do it at start, against a canned answer, so
+    that no rider's question or job pays for it while the loop serves others."""
+    client = _http.AsyncClient(transport=_http.MockTransport(_canned))
+    provider = Provider(settings, http_client=client)
+    try:
+        await provider.document([{"role": "user", "content": "warm-up"}], "warm_up", {})
+        async for _ in provider.stream([{"role": "user", "content": "warm-up"}]):
+            pass
+    finally:
+        await provider.close()
+
+
 async def provider_context(app: web.Application):
     """cleanup_ctx: one client (and its connection pool) for the life of the app."""
     settings = app[SETTINGS]
     app[PROVIDER] = provider = Provider(settings) if settings.ai_configured else None
+    if provider is not None:
+        await warm_up(settings)
     yield
     if provider is not None:
         await provider.close()

@@ -131,15 +131,21 @@ def validated(schema, answer) -> dict:
         raise DocumentRefused(_first_problem(exc.messages)) from None
 
 
-async def generate_course(provider: Provider, text: str) -> dict:
-    """A validated course document from a source text. Raises client.ProviderError, DocumentRefused
-    or sources.SourceError (a source too long for one course)."""
-    parts = sources.pieces(text, PART_CHARS)
-    if len(parts) > MAX_PARTS:
+def parts(text: str) -> list[str]:
+    """The source text in parts that fit the model's context. Raises sources.SourceError when
+    it is too long for one course."""
+    pieces = sources.pieces(text, PART_CHARS)
+    if len(pieces) > MAX_PARTS:
         raise sources.SourceError(
             f"the source is too long for one course: {len(text):,} characters of text, "
             f"at most about {MAX_PARTS * PART_CHARS:,}"
         )
+    return pieces
+
+
+async def generate_course(provider: Provider, parts: list[str]) -> dict:
+    """A validated course document from a source's parts (`parts()`). Raises
+    client.ProviderError or DocumentRefused."""
     lessons_each = max(1, LESSONS_MAX // len(parts))
     questions_each = QUESTIONS_MAX // len(parts)
     prompt = GENERATION_PROMPT.format(

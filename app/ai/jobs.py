@@ -97,13 +97,19 @@ async def _generate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record)
     kind = sources.kind_of(job["source_name"], sources.SOURCE_KINDS)
     if kind is None:
         raise JobFailed("the file is not a PDF, a SCORM package (.zip), .txt or .md")
-    text = await asyncio.to_thread(sources.extract, kind, job["source"])
-    document = await documents.generate_course(provider, text)
+    chunks = await store.job_source(pool, job["job_id"])
+    parts = await asyncio.to_thread(_source_parts, kind, chunks)
+    document = await documents.generate_course(provider, parts)
     async with pool.acquire() as conn, conn.transaction():
         if not await store.lock_running_job(conn, job["job_id"]):
             return  # the sweep failed it meanwhile (and logged it)
         course_id = await courses.save_course(conn, document)
         await store.finish_job(conn, job["job_id"], "succeeded", course_id=course_id)
+
+
+def _source_parts(kind: str, chunks: list[bytes]) -> list[str]:
+    """CPU work, in a thread: the file's text in parts that fit the model's context."""
+    return documents.parts(sources.extract(kind, b"".join(chunks)))
 
 
 async def _translate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record) -> None:

@@ -12,6 +12,8 @@ from app.core import sql
 SQL = sql.load(
     "ai",
     "insert_generation_job",
+    "insert_job_source",
+    "job_source",
     "insert_translation_job",
     "claim_job",
     "lock_running_job",
@@ -32,8 +34,28 @@ SQL = sql.load(
 Db = asyncpg.Connection | asyncpg.Pool
 
 
-async def add_generation_job(db: Db, admin_id: int, source: bytes, name: str) -> uuid.UUID:
-    return await db.fetchval(SQL.insert_generation_job, admin_id, source, name)
+# A generation job's file is stored in chunks of this size (see migration 0016).
+SOURCE_CHUNK = 1024 * 1024
+
+
+async def add_generation_job(
+    pool: asyncpg.Pool, admin_id: int | None, source: bytes, name: str
+) -> uuid.UUID:
+    """A job and its file, in one transaction; the file goes a chunk a statement, so the
+    event loop never encodes more than SOURCE_CHUNK at once."""
+    async with pool.acquire() as conn, conn.transaction():
+        job_id = await conn.fetchval(SQL.insert_generation_job, admin_id, name)
+        view = memoryview(source)
+        for number, start in enumerate(range(0, len(source), SOURCE_CHUNK)):
+            await conn.execute(
+                SQL.insert_job_source, job_id, number, view[start : start + SOURCE_CHUNK]
+            )
+    return job_id
+
+
+async def job_source(db: Db, job_id: uuid.UUID) -> list[bytes]:
+    """The chunks of the job's file, in order."""
+    return [row["chunk"] for row in await db.fetch(SQL.job_source, job_id)]
 
 
 async def add_translation_job(

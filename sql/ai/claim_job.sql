@@ -1,5 +1,5 @@
 -- Claims the oldest unclaimed running job for process $1 (another process skips the row it
--- locked). Returns the job with its source file, or no row. Served by ai_jobs_running.
+-- locked). Returns the job, or no row. Served by ai_jobs_running.
 UPDATE ai_jobs j
 SET claimed_by = $1, claimed_at = now()
 FROM (SELECT job_id
@@ -9,4 +9,4 @@ FROM (SELECT job_id
       LIMIT 1
       FOR UPDATE SKIP LOCKED) AS next
 WHERE j.job_id = next.job_id
-RETURNING j.job_id, j.kind, j.course_id, j.language, j.source, j.source_name
+RETURNING j.job_id, j.kind, j.course_id, j.language, j.source_name

@@ -33,7 +33,9 @@ def make_pdf(pages: list[str], padding: bytes = b"") -> bytes:
             f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream"
         )
     if padding:
-        objects.append(f"<< /Length {len(padding)} >>\nstream\n".encode() + padding + b"\nendstream")
+        objects.append(
+            f"<< /Length {len(padding)} >>\nstream\n".encode() + padding + b"\nendstream"
+        )
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []

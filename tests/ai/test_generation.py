@@ -63,11 +63,11 @@ async def test_a_pdf_becomes_an_unpublished_english_course(ai_admin, fake_ai, da
     async with database.connect(database_url) as conn:
         course_id = await conn.fetchval("SELECT course_id FROM ai_jobs")
         course = await courses.read_course(conn, course_id)
-        source = await conn.fetchval("SELECT source FROM ai_jobs")
+        kept = await conn.fetchval("SELECT count(*) FROM ai_job_sources")
     assert course.title == "Helmet safety" and not course.published
     assert [lesson["title"] for lesson in course.lessons] == ["Why a helmet", "Fitting it"]
     assert course.quiz[0]["correct"] == [0] and course.pass_mark == 70
-    assert source is None  # the uploaded file is not kept once the job ended
+    assert kept == 0  # the uploaded file is not kept once the job ended
     assert f'href="/admin/courses/{course_id}"' in page
 
 
@@ -228,13 +228,13 @@ async def test_a_long_source_is_split_and_merged_into_one_course(ai_admin, fake_
 async def test_a_job_running_over_15_minutes_is_failed_by_the_sweep(ai_admin, database_url):
     async with database.connect(database_url) as conn:
         job_id = await conn.fetchval(
-            "INSERT INTO ai_jobs (kind, source, source_name, claimed_at, started_at)"
-            " VALUES ('generation', '\\x00', 'x.txt', now(), now() - interval '16 minutes')"
+            "INSERT INTO ai_jobs (kind, source_name, claimed_at, started_at)"
+            " VALUES ('generation', 'x.txt', now(), now() - interval '16 minutes')"
             " RETURNING job_id"
         )
         await conn.execute(
-            "INSERT INTO ai_jobs (kind, source, source_name, claimed_at)"
-            " VALUES ('generation', '\\x00', 'y.txt', now())"
+            "INSERT INTO ai_jobs (kind, source_name, claimed_at)"
+            " VALUES ('generation', 'y.txt', now())"
         )
         pool = await database.create_pool(database_url)
         try:
@@ -322,8 +322,8 @@ async def test_the_job_page_refreshes_while_running_and_404s_for_unknown_ids(
 ):
     async with database.connect(database_url) as conn:
         job_id = await conn.fetchval(
-            "INSERT INTO ai_jobs (kind, source, source_name, claimed_at)"
-            " VALUES ('generation', '\\x00', '<script>.txt', now()) RETURNING job_id"
+            "INSERT INTO ai_jobs (kind, source_name, claimed_at)"
+            " VALUES ('generation', '<script>.txt', now()) RETURNING job_id"
         )
     response = await ai_admin.get(f"/admin/jobs/{job_id}")
     page = await response.text()
