@@ -110,9 +110,11 @@ class Provider:
                 stream=True,
                 timeout=openai.Timeout(STREAM_TIMEOUT, connect=CONNECT_TIMEOUT),
             )
-            async for chunk in chunks:
-                if chunk.choices and (text := chunk.choices[0].delta.content):
-                    yield text
+            # Closed however the reading ends (a rider who leaves closes this generator).
+            async with chunks:
+                async for chunk in chunks:
+                    if chunk.choices and (text := chunk.choices[0].delta.content):
+                        yield text
         except HTTP_ERRORS as exc:
             raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
 

@@ -3,6 +3,7 @@ the whole answer on a page without script), the hourly limit, provider failures.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import structlog
@@ -233,3 +234,14 @@ async def test_a_post_without_its_csrf_token_is_refused(ai_client, make_rider, f
     response = await client.post(ASSISTANT, data={"question": "x"}, headers=STREAM)
     assert response.status == 403
     assert fake_ai.requests == []
+
+
+async def test_a_rider_who_leaves_mid_answer_is_no_failure(ai_client, make_rider, fake_ai):
+    client = await rider_client(ai_client, make_rider)
+    fake_ai.script.append(fake.stream(["one ", "two ", "three"], pause=0.2))
+    with structlog.testing.capture_logs() as logs:
+        response = await ask(client)
+        assert (await response.content.readany()).startswith(b"data: one")
+        response.close()
+        await asyncio.sleep(0.8)
+    assert not [line for line in logs if line["log_level"] in ("error", "critical")]

@@ -127,3 +127,20 @@ async def test_the_course_actions_partial(ai_admin, course_id):
     assert 'enctype="multipart/form-data"' in generate_form
     off = template.render(ai_configured=False, csrf_token=lambda: "tok")
     assert "AI is not configured" in off and "<form" not in off
+
+
+async def test_the_recent_jobs_partial_for_the_jobs_page(
+    ai_admin, fake_ai, course_id, database_url
+):
+    from app.ai import store
+    from app.core.html import ENVIRONMENT
+
+    fake_ai.script.append(fake.document(ARABIC))
+    response = await translate(ai_admin, course_id)
+    await wait_for_job(ai_admin, response.headers["Location"])
+    async with database.connect(database_url) as conn:
+        jobs = await store.recent_jobs(conn)
+    listed = ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=jobs)
+    assert f'href="{response.headers["Location"]}"' in listed
+    assert "Translation (ar)" in listed and 'data-job-status="succeeded"' in listed
+    assert "No AI job yet." in ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=[])
