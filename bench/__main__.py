@@ -3,7 +3,7 @@
 import importlib
 import sys
 
-BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "ai")
+BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider", "ai")
 
 names = sys.argv[1:] or BENCHMARKS
 missed = 0

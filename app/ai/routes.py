@@ -15,11 +15,12 @@ from app.admin.routes import panel
 from app.ai import assistant, jobs, sources, store, uploads
 from app.ai.client import PROVIDER, ProviderError
 from app.ai.forms import LANGUAGE_LABELS, TranslateForm
-from app.ai.rider_session import RIDER
-from app.ai.texts import LANGUAGES, RIGHT_TO_LEFT, texts
+from app.ai.texts import texts
 from app.core import pages
 from app.core.errors import ApiError
 from app.core.keys import POOL, SETTINGS
+from app.rider import layout
+from app.rider.guard import RIDER
 from app.training import courses
 
 log = structlog.get_logger("ai")
@@ -187,27 +188,17 @@ async def delete_knowledge(request: web.Request) -> web.StreamResponse:
 # ---------------------------------------------------------------- the riders' assistant
 
 
-async def _language(request: web.Request) -> str:
-    session = request[RIDER]
-    if session.language in LANGUAGES:
-        return session.language
-    return await store.rider_language(request.app[POOL], session.rider_id) or "en"
-
-
-def _assistant_page(
-    request, language, status=200, *, question="", error=None, answer="", problem=None
-):
+def _assistant_page(request, status=200, *, question="", error=None, answer="", problem=None):
+    """The page in the rider's language, in the rider app's layout (the guard's rider)."""
     context = {
-        "t": texts(language),
-        "lang": language,
-        "dir": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+        "words": texts(request[RIDER].language),
         "ai_configured": _configured(request),
         "question": question,
         "error": error,
         "answer": answer,
         "problem": problem,
     }
-    return pages.render(request, "ai/assistant.html", context, status=status)
+    return layout.render(request, "ai/assistant.html", context, status=status)
 
 
 def _wants_page(request: web.Request) -> bool:
@@ -217,11 +208,9 @@ def _wants_page(request: web.Request) -> bool:
     return "text/html" in accept and "text/event-stream" not in accept
 
 
-def _refusal(request, language, status, problem, question="", headers=None, *, error=None):
+def _refusal(request, status, problem, question="", headers=None, *, error=None):
     if _wants_page(request):
-        response = _assistant_page(
-            request, language, status, question=question, error=error, problem=problem
-        )
+        response = _assistant_page(request, status, question=question, error=error, problem=problem)
     else:
         response = web.Response(
             status=status, text=error or problem, content_type="text/plain", charset="utf-8"
@@ -232,7 +221,7 @@ def _refusal(request, language, status, problem, question="", headers=None, *, e
 
 @routes.get("/training/assistant")
 async def assistant_page(request: web.Request) -> web.Response:
-    return _assistant_page(request, await _language(request))
+    return _assistant_page(request)
 
 
 def _event(text: str, event: str | None = None) -> bytes:
@@ -244,30 +233,24 @@ def _event(text: str, event: str | None = None) -> bytes:
 
 @routes.post("/training/assistant")
 async def ask(request: web.Request) -> web.StreamResponse:
-    language = await _language(request)
+    language = request[RIDER].language
     words = texts(language)
     given = (await request.post()).get("question")
     question = given.strip() if isinstance(given, str) else ""
     if not _configured(request):
-        return _refusal(request, language, 503, words["unconfigured"], question)
+        return _refusal(request, 503, words["unconfigured"], question)
     if error := assistant.question_error(question, language):
-        return _refusal(request, language, 400, None, question, error=error)
+        return _refusal(request, 400, None, question, error=error)
     pool, rider_id = request.app[POOL], request[RIDER].rider_id
     try:
         await assistant.count_question(pool, rider_id)
     except assistant.TooManyQuestions as exc:
-        return _refusal(
-            request,
-            language,
-            429,
-            exc.message(language),
-            question,
-            {"Retry-After": str(exc.minutes * 60)},
-        )
+        retry = {"Retry-After": str(exc.minutes * 60)}
+        return _refusal(request, 429, exc.message(language), question, retry)
     found = await assistant.references(pool, rider_id, question, language)
     answer = request.app[PROVIDER].stream(assistant.messages(question, language, found))
     if _wants_page(request):
-        return await _whole_answer(request, language, question, answer)
+        return await _whole_answer(request, question, answer)
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream; charset=utf-8", "X-Accel-Buffering": "no"}
     )
@@ -288,14 +271,12 @@ async def ask(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def _whole_answer(request, language, question, answer) -> web.Response:
+async def _whole_answer(request, question, answer) -> web.Response:
     parts, problem = [], None
     try:
         async for text in answer:
             parts.append(text)
     except ProviderError as exc:
         log.error("Assistant stream failed", reason=exc.reason)
-        problem = texts(language)["failed"]
-    return _assistant_page(
-        request, language, question=question, answer="".join(parts), problem=problem
-    )
+        problem = texts(request[RIDER].language)["failed"]
+    return _assistant_page(request, question=question, answer="".join(parts), problem=problem)

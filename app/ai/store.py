@@ -28,7 +28,6 @@ SQL = sql.load(
     "search_rider_lessons",
     "lock_rider_questions",
     "record_question",
-    "rider_language",
 )
 
 Db = asyncpg.Connection | asyncpg.Pool
@@ -124,7 +123,3 @@ async def record_question(pool: asyncpg.Pool, rider_id: str, limit: int) -> time
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute(SQL.lock_rider_questions, rider_id)
         return await conn.fetchval(SQL.record_question, rider_id, limit)
-
-
-async def rider_language(db: Db, rider_id: str) -> str | None:
-    return await db.fetchval(SQL.rider_language, rider_id)

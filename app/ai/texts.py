@@ -1,10 +1,6 @@
-"""The assistant page's words in the rider's language (DESIGN §9: en, ar, ur, ku; the last
-three are right-to-left)."""
+"""The assistant page's words in the rider's language (DESIGN §9: en, ar, ur, ku)."""
 
 from __future__ import annotations
-
-LANGUAGES = ("en", "ar", "ur", "ku")
-RIGHT_TO_LEFT = frozenset({"ar", "ur", "ku"})
 
 TEXTS = {
     "en": {

@@ -24,6 +24,8 @@ SQL = sql.load(
     "delete_session",
     "delete_admin_sessions",
     "delete_rider_sessions",
+    "delete_riders_sessions",
+    "set_session_language",
 )
 
 
@@ -100,6 +102,19 @@ async def revoke_admin(conn: asyncpg.Connection | asyncpg.Pool, admin_id: int) -
 
 async def revoke_rider(conn: asyncpg.Connection | asyncpg.Pool, rider_id: str) -> None:
     await conn.execute(SQL.delete_rider_sessions, rider_id)
+
+
+async def revoke_riders(conn: asyncpg.Connection | asyncpg.Pool, rider_ids: list[str]) -> None:
+    """Ends every session of these riders in one statement (a bulk save's PIN or status)."""
+    await conn.execute(SQL.delete_riders_sessions, rider_ids)
+
+
+async def remember_language(
+    pool: asyncpg.Pool, kind: Kind, request: web.Request, language: str
+) -> None:
+    """Keeps `language` for the request's session (the rider app's `?lang=`)."""
+    if session_id := request.cookies.get(kind.cookie):
+        await pool.execute(SQL.set_session_language, _hash(session_id), language)
 
 
 def set_cookie(response: web.StreamResponse, kind: Kind, session_id: str, settings: Settings):

@@ -1,11 +1,12 @@
-"""One-tap links and rider sessions: a rider id and an expiry, signed with SESSION_SECRET.
+"""One-tap links: a rider id and an expiry, signed with SESSION_SECRET.
 
-A token is `expiry:rider id` sealed by `app.core.tokens` under a purpose, so a link token is
-never accepted as a session cookie or the other way round.
+A token is `expiry:rider id` sealed by `app.core.tokens` under a purpose, so a token made for
+another purpose is never accepted as a link. A link opens a server-side rider session
+(`app.rider.one_tap`).
 Nothing secret is stored: messages keep a link without its signature (`signature_removed`),
 so a leaked table or backup signs no one in; `restored_link` signs it again for the training
-team. Changing SESSION_SECRET invalidates every link and session; `revoke_links` those of one
-rider (every token issued before that moment: riders.links_revoked_at).
+team. Changing SESSION_SECRET invalidates every link; `revoke_links` those of one rider
+(every link issued before that moment: riders.links_revoked_at) and ends their sessions.
 """
 
 from __future__ import annotations
@@ -23,10 +24,7 @@ SQL = sql.load("messaging", "revoke_links")
 # Reminders go out daily while training is open, each with a new link: two days cover a
 # missed day. (A flag notification's link lives as long.)
 LINK_TTL = timedelta(days=2)
-SESSION_TTL = timedelta(days=7)
 LINK_PURPOSE = b"one-tap-link"
-SESSION_PURPOSE = b"rider-session"
-SESSION_COOKIE = "rider_session"
 
 
 class InvalidToken(Exception):
@@ -47,7 +45,7 @@ def verify(secret: str, purpose: bytes, token: str, now: datetime) -> str:
 
 
 def verify_issued(secret: str, purpose: bytes, token: str, now: datetime) -> tuple[str, float]:
-    """The rider id of a genuine, unexpired token and when it was issued (a Unix time)."""
+    """The rider id of a genuine, unexpired link token and when it was issued (a Unix time)."""
     try:
         payload = tokens.unseal(secret, purpose, token)
     except tokens.ForgedToken:
@@ -55,8 +53,7 @@ def verify_issued(secret: str, purpose: bytes, token: str, now: datetime) -> tup
     expiry, _, rider_id = payload.decode().partition(":")
     if int(expiry) <= now.timestamp():
         raise ExpiredToken("expired")
-    ttl = LINK_TTL if purpose == LINK_PURPOSE else SESSION_TTL
-    return rider_id, int(expiry) - ttl.total_seconds()
+    return rider_id, int(expiry) - LINK_TTL.total_seconds()
 
 
 def revoked(issued: float, links_revoked_at: datetime | None) -> bool:
@@ -65,7 +62,8 @@ def revoked(issued: float, links_revoked_at: datetime | None) -> bool:
 
 
 async def revoke_links(db: asyncpg.Pool | asyncpg.Connection, rider_id: str) -> bool:
-    """Refuse every link and session of the rider issued until now; False for no such rider."""
+    """Refuse every link of the rider issued until now and end their sessions; False for no
+    such rider."""
     return await db.fetchval(SQL.revoke_links, rider_id) is not None
 
 

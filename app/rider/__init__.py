@@ -1,11 +1,19 @@
-"""The rider app: pages riders open from a message (today the one-tap link `/t/<token>`)."""
+"""The rider app (`/`, DESIGN §9): sign-in, one-tap links, the rider's training (course
+player, quizzes, proofs) and the public verification of proof codes; one route table a page
+group, in the riders' four languages."""
 
 from app.core.errors import HTML_ERRORS
 from app.core.family import Family
-from app.rider.pages import routes
+from app.rider import one_tap, sign_in, training, verify
+from app.rider.guard import guard
+
+PAGE_GROUPS = (sign_in, one_tap, training, verify)
 
 FAMILY = Family(
-    routes=routes,
-    prefixes=("/t/",),
+    routes=[route for group in PAGE_GROUPS for route in group.routes],
+    # `/` itself is a page of the default (HTML) shape: as a prefix it would also claim
+    # unknown paths under `/api`, whose errors are JSON.
+    prefixes=("/sign-in", "/sign-out", "/t/", "/training", "/verify/"),
     errors=HTML_ERRORS,
+    middlewares=[guard],
 )

@@ -77,6 +77,14 @@ async def write_completions(conn: asyncpg.Connection, results: list[dict]) -> No
             raise RecordError(index, "riderId", f"unknown rider {result['rider_id']!r}")
         if ("course", str(result["course_id"])) in missing:
             raise RecordError(index, "courseId", f"unknown course {result['course_id']}")
+    await merge_results(conn, results)
+
+
+async def merge_results(conn: asyncpg.Connection, results: list[dict]) -> None:
+    """Merge passed-course records into the stored ones (first completedAt, proof code and
+    language kept, score never lowered): load-data's completions and the rider app's passes.
+    Keys: rider_id, course_id, language, started_at, completed_at, score, attempts,
+    time_spent_seconds."""
     for attempt in range(1, PROOF_CODE_ATTEMPTS + 1):
         try:
             async with conn.transaction():  # a savepoint: a repeated proof code is retried

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import asyncpg
 
-from app.core import sql
+from app.core import sessions, sql
 from app.training.pins import hash_pin
 from app.training.riders import Rider
 
@@ -50,7 +50,9 @@ async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> Save
 
 
 async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tuple[int, int]:
-    """Create or update riders (IDs unique); returns (inserted, updated)."""
+    """Create or update riders (IDs unique); returns (inserted, updated). Riders set inactive
+    or sent a PIN lose their rider-app sessions in the same transaction (a PIN sent counts as a
+    change: its hash is salted anew either way)."""
     rows = await conn.fetch(
         SQL.upsert_riders,
         [r.rider_id for r in riders],
@@ -73,6 +75,9 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
             [r.language for r in sent_settings],
             [r.status for r in sent_settings],
         )
+    signed_out = [r.rider_id for r in riders if r.pin or r.status == "inactive"]
+    if signed_out:
+        await sessions.revoke_riders(conn, signed_out)
     return len(new), len(rows) - len(new)
 
 

@@ -60,7 +60,7 @@ async def test_the_assistant_streams_its_answer_on_a_phone(
     assert await page.text_content("h1") == "Assistant"
     assert await page.is_hidden("#assistant-answer")
     await page.fill("#question", "Where do I pay cash orders?")
-    await page.click("button[type=submit]")
+    await page.click(".assistant-form button[type=submit]")
     # The first words show while the rest is still coming.
     await page.wait_for_selector("#answer-text:has-text('Pay cash orders')")
     assert await page.get_attribute("#assistant-answer", "data-done") is None
@@ -86,7 +86,7 @@ async def test_a_mid_stream_failure_shows_a_clear_message(
     await page.goto(f"{ai_server}/training/assistant")
     assert await page.get_attribute("html", "dir") == "rtl"
     await page.fill("#question", "أين أدفع؟")
-    await page.click("button[type=submit]")
+    await page.click(".assistant-form button[type=submit]")
     await page.wait_for_selector("#assistant-answer[data-done]")
     assert await page.text_content("#answer-text") == "ادفع في "
     assert "توقفت الإجابة" in await page.text_content("#answer-problem")

@@ -1,15 +1,15 @@
 """One-tap links: signed, expiring, and the page that signs the rider in."""
 
+import hashlib
 from datetime import UTC, datetime, timedelta
 from http.cookies import SimpleCookie
 
 import pytest
 import structlog
 
+from app.core.sessions import RIDER
 from app.messaging.links import (
     LINK_PURPOSE,
-    SESSION_COOKIE,
-    SESSION_PURPOSE,
     ExpiredToken,
     InvalidToken,
     one_tap_link,
@@ -23,6 +23,7 @@ from tests.conftest import TEST_KEYS, make_settings
 from tests.messaging.rows import add_path, add_rider, assign
 
 SECRET = TEST_KEYS["SESSION_SECRET"]
+SESSION_COOKIE = RIDER.cookie
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 
@@ -60,7 +61,7 @@ def _mac(token):
 
 FORGERIES = {
     "other secret": lambda t: sign("another-secret-0123456789", LINK_PURPOSE, "R-1", WEEK),
-    "session token": lambda t: sign(SECRET, SESSION_PURPOSE, "R-1", WEEK),
+    "other purpose": lambda t: sign(SECRET, b"rider-session", "R-1", WEEK),
     "other rider": lambda t: f"{_payload(sign(SECRET, LINK_PURPOSE, 'R-2', WEEK))}.{_mac(t)}",
     "later expiry": lambda t: f"{_payload(sign(SECRET, LINK_PURPOSE, 'R-1', LATER))}.{_mac(t)}",
     "changed signature": lambda t: t[:-2] + ("BB" if t.endswith("AA") else "AA"),
@@ -86,7 +87,7 @@ async def _rider_with_training(db):
     await assign(db, "R-1", done, due_in_days=1, completed=True)
 
 
-async def test_link_signs_the_rider_in_and_lists_open_training(make_client, db):
+async def test_link_signs_the_rider_in_and_opens_their_training(make_client, db):
     await _rider_with_training(db)
     client = await make_client(PUBLIC_BASE_URL="https://academy.example.com")
     settings = make_settings(PUBLIC_BASE_URL="https://academy.example.com")
@@ -94,29 +95,32 @@ async def test_link_signs_the_rider_in_and_lists_open_training(make_client, db):
     link = one_tap_link(settings, "R-1", now)
     with structlog.testing.capture_logs() as logs:
         response = await client.get(f"/t/{_token(link)}", allow_redirects=False)
-    assert response.status == 200
-    assert response.content_type == "text/html"
+    assert response.status == 303
+    assert response.headers["Location"] == "/training"
     assert response.headers["Cache-Control"] == "no-store"
-    page = await response.text()
-    assert "Hi Sam &lt;Rider&gt;" in page
-    overdue = f"Road safety: overdue since {(now - timedelta(days=2)):%Y-%m-%d}"
-    due = f"Food handling: due {(now + timedelta(days=3)):%Y-%m-%d}"
-    assert page.index(overdue) < page.index(due)
-    assert "Welcome" not in page
-
+    assert response.headers["Referrer-Policy"] == "no-referrer"
     cookie = SimpleCookie(response.headers["Set-Cookie"])[SESSION_COOKIE]
     assert cookie["httponly"] and cookie["secure"]
     assert cookie["samesite"] == "Lax"
     assert cookie["path"] == "/"
     assert int(cookie["max-age"]) == 7 * 24 * 3600
-    # The session value is itself signed, and is not a link token.
-    assert verify(SECRET, SESSION_PURPOSE, cookie.value, now) == "R-1"
+    # The cookie names a server-side session (only its hash is stored), not a signed token.
+    stored = await db.fetchval("SELECT id_hash FROM web_sessions WHERE rider_id = 'R-1'")
+    assert stored == hashlib.sha256(cookie.value.encode()).digest()
     with pytest.raises(InvalidToken):
         verify(SECRET, LINK_PURPOSE, cookie.value, now)
     # The token is a credential: the access log names the route, not the token.
     (access,) = [e for e in logs if e["event"] == "request"]
     assert access["path"] == "/t/{token}"
     assert _token(link) not in str(logs)
+    # The session opens the rider's training (the test client speaks http: send it by hand).
+    training = await client.get("/training", cookies={SESSION_COOKIE: cookie.value})
+    page = await training.text()
+    assert "Hi Sam &lt;Rider&gt;" in page
+    overdue = f"Overdue since {(now - timedelta(days=2)):%Y-%m-%d}"
+    due = f"Due {(now + timedelta(days=3)):%Y-%m-%d}"
+    assert page.index("Road safety") < page.index(overdue) < page.index("Food handling")
+    assert page.index(due) < page.index("Finished training") < page.index("Welcome")
 
 
 async def test_cookie_is_not_secure_over_plain_http(client, db):
@@ -125,7 +129,8 @@ async def test_cookie_is_not_secure_over_plain_http(client, db):
     response = await client.get(f"/t/{_token(link)}")
     assert response.status == 200
     assert "You have no open training" in await response.text()
-    cookie = SimpleCookie(response.headers["Set-Cookie"])[SESSION_COOKIE]
+    assert response.history[0].status == 303
+    cookie = SimpleCookie(response.history[0].headers["Set-Cookie"])[SESSION_COOKIE]
     assert not cookie["secure"]
 
 
@@ -188,8 +193,9 @@ async def test_database_down_is_a_clear_503_page(client, db, database_down):
         await _refused(client, token, 503, "Your training cannot be shown right now")
 
 
-@pytest.mark.parametrize(("method", "path", "status"),
-                         [("POST", "/t/anything", 405), ("GET", "/t/a/b", 404)])
+@pytest.mark.parametrize(
+    ("method", "path", "status"), [("POST", "/t/anything", 405), ("GET", "/t/a/b", 404)]
+)
 async def test_errors_under_the_link_path_are_pages_not_json(client, method, path, status):
     response = await client.request(method, path)
     assert response.status == status
@@ -201,11 +207,11 @@ async def test_a_revoked_riders_links_are_refused_and_new_ones_work(client, db):
     await add_rider(db, "R-1", name="Sam")
     settings = make_settings()
     before = one_tap_link(settings, "R-1", datetime.now(UTC) - timedelta(seconds=5))
-    assert (await client.get(f"/t/{_token(before)}")).status == 200
+    assert (await client.get(f"/t/{_token(before)}", allow_redirects=False)).status == 303
     assert await revoke_links(db, "R-1") is True
     await _refused(client, _token(before), 400, "This link is not valid")
     after = one_tap_link(settings, "R-1", datetime.now(UTC) + timedelta(seconds=2))
-    assert (await client.get(f"/t/{_token(after)}")).status == 200
+    assert (await client.get(f"/t/{_token(after)}", allow_redirects=False)).status == 303
     assert await revoke_links(db, "R-unknown") is False
 
 

@@ -1,0 +1,37 @@
+"""Rider sign-in (DESIGN §7): rider ID and PIN, throttled per rider ID, a server-side session."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from app.core import sessions, throttle
+from app.rider import store
+from app.training.pins import pin_matches
+
+THROTTLE_KIND = "rider"
+
+
+class WrongCredentials(Exception):
+    """Unknown rider, wrong PIN or a rider without a PIN: one answer for all three."""
+
+
+class NotActive(Exception):
+    """An inactive rider with the right PIN."""
+
+
+async def sign_in(pool: asyncpg.Pool, rider_id: str, pin: str, language: str | None) -> str:
+    """A new session id for the rider, in `language` (else the rider's own); WrongCredentials
+    (recorded for the throttle), NotActive or throttle.TooManyAttempts otherwise. The PIN
+    check is one HMAC (app/training/pins.py), cheap enough for the event loop."""
+    await throttle.check(pool, THROTTLE_KIND, rider_id)
+    row = await store.rider_by_id(pool, rider_id)
+    if row is None or row["pin_hash"] is None or not pin_matches(row["pin_hash"], pin):
+        await throttle.record_failure(pool, THROTTLE_KIND, rider_id)
+        raise WrongCredentials
+    if row["status"] == "inactive":
+        raise NotActive
+    return await start_session(pool, rider_id, language or row["language"])
+
+
+async def start_session(pool: asyncpg.Pool, rider_id: str, language: str) -> str:
+    return await sessions.create(pool, sessions.RIDER, rider_id=rider_id, language=language)

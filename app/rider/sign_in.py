@@ -1,0 +1,89 @@
+"""Rider sign-in and sign-out: `GET /`, `POST /sign-in`, `POST /sign-out`."""
+
+from __future__ import annotations
+
+import structlog
+from aiohttp import web
+
+from app.admin.forms import read
+from app.core import database, pages, sessions
+from app.core.keys import POOL, SETTINGS
+from app.core.throttle import TooManyAttempts
+from app.rider import accounts
+from app.rider.forms import SignInForm, chosen_language
+from app.rider.layout import asked_language, render
+
+log = structlog.get_logger("rider")
+
+routes = web.RouteTableDef()
+
+
+def _sign_in_page(request, language, status=200, *, rider_id="", errors=None, problem=None):
+    context = {
+        "rider_id": rider_id,
+        "errors": errors or {},
+        "problem": problem,
+        "chosen_language": language,
+    }
+    return render(request, "rider/sign_in.html", context, status=status, language=language)
+
+
+@routes.get("/")
+async def sign_in_page(request: web.Request) -> web.Response:
+    # No database here: the page loads while the database is down.
+    return _sign_in_page(request, asked_language(request))
+
+
+@routes.post("/sign-in")
+async def sign_in(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    values, missing = read(SignInForm(), form)
+    # Either field can only be missing (SignInForm): shown in the page's language.
+    errors = dict.fromkeys(missing, "field_required")
+    language = chosen_language(form)
+    rider_id = values.get("rider_id", "")
+    if errors:
+        return _sign_in_page(request, language, 400, rider_id=rider_id, errors=errors)
+    if not request.app[SETTINGS].session_secret_ok:
+        log.error("SESSION_SECRET must be set", refused="rider sign-in")
+        return _sign_in_page(
+            request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
+        )
+    try:
+        session_id = await accounts.sign_in(request.app[POOL], rider_id, values["pin"], language)
+    except accounts.WrongCredentials:
+        return _sign_in_page(
+            request, language, 401, rider_id=rider_id, problem=("wrong_credentials", {})
+        )
+    except accounts.NotActive:
+        return _sign_in_page(request, language, 403, rider_id=rider_id, problem=("not_active", {}))
+    except TooManyAttempts as exc:
+        return _sign_in_page(
+            request,
+            language,
+            429,
+            rider_id=rider_id,
+            problem=("too_many_attempts", {"minutes": exc.minutes}),
+        )
+    except database.UNAVAILABLE:
+        log.exception("rider sign-in failed: database unreachable")
+        return _sign_in_page(
+            request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
+        )
+    log.info("rider sign-in", rider_id=rider_id)
+    return signed_in(request, session_id)
+
+
+def signed_in(request: web.Request, session_id: str) -> web.Response:
+    """303 to the rider's training with the new session's cookie."""
+    response = pages.see_other("/training")
+    sessions.set_cookie(response, sessions.RIDER, session_id, request.app[SETTINGS])
+    return response
+
+
+@routes.post("/sign-out")
+async def sign_out(request: web.Request) -> web.StreamResponse:
+    await sessions.revoke(request.app[POOL], sessions.RIDER, request)
+    response = pages.see_other("/")
+    sessions.clear_cookie(response, sessions.RIDER)
+    return response

@@ -1,0 +1,81 @@
+"""The rider app's SQL, one function a use."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import asyncpg
+
+from app.core import sql
+from app.training.loading import merge_results
+
+SQL = sql.load(
+    "rider",
+    "rider_by_id",
+    "signed_in_rider",
+    "my_training",
+    "view_course",
+    "record_attempt",
+    "course_result",
+    "complete_rider_assignments",
+    "proof",
+    "verify_proof",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+
+@dataclass(frozen=True)
+class Rider:
+    """The signed-in rider (`request[RIDER]`); `language` is the one the pages are shown in
+    (the session's: the rider's own unless switched with `?lang=`)."""
+
+    rider_id: str
+    name: str
+    language: str
+    status: str
+
+
+async def rider_by_id(db: Db, rider_id: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.rider_by_id, rider_id)
+
+
+async def signed_in_rider(db: Db, rider_id: str) -> Rider | None:
+    row = await db.fetchrow(SQL.signed_in_rider, rider_id)
+    return Rider(**row) if row else None
+
+
+async def my_training(db: Db, rider_id: str, language: str) -> list[asyncpg.Record]:
+    return await db.fetch(SQL.my_training, rider_id, language)
+
+
+async def view_course(
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, language: str, lesson: int = 0
+) -> asyncpg.Record | None:
+    """Records a view of the course (see sql/rider/view_course.sql) and returns the rider's
+    record, locked until the transaction ends; None when the rider may not open the course."""
+    return await conn.fetchrow(SQL.view_course, rider_id, course_id, language, lesson)
+
+
+async def record_attempt(
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, score: float
+) -> asyncpg.Record:
+    return await conn.fetchrow(SQL.record_attempt, rider_id, course_id, score)
+
+
+async def pass_course(conn: asyncpg.Connection, record: dict) -> asyncpg.Record:
+    """Make the rider's record of a course a completion by the merge rules of load-data (first
+    completedAt and proof code kept, score never lowered) and complete the assignments it
+    finishes; in the caller's transaction, with the record locked. Returns the record."""
+    await merge_results(conn, [record])
+    await conn.execute(SQL.complete_rider_assignments, record["rider_id"], record["course_id"])
+    return await conn.fetchrow(SQL.course_result, record["rider_id"], record["course_id"])
+
+
+async def proof(db: Db, proof_code: str, rider_id: str, language: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.proof, proof_code, rider_id, language)
+
+
+async def verify_proof(db: Db, proof_code: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.verify_proof, proof_code)

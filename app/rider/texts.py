@@ -1,0 +1,433 @@
+"""Every string of the rider app's interface in its four languages (DESIGN §9): English,
+Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the course and its
+translations, not from here.
+
+Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
+`str.format`. `tests/rider/test_texts.py` checks that every key has all four languages and
+the same placeholders in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+LANGUAGES = ("en", "ar", "ur", "ku")
+RIGHT_TO_LEFT = frozenset({"ar", "ur", "ku"})
+# The switch shows each language in itself.
+LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "ur": "اردو", "ku": "کوردی"}
+
+TEXTS: dict[str, dict[str, str]] = {
+    "app_name": {
+        "en": "Rider training",
+        "ar": "تدريب السائقين",
+        "ur": "رائیڈر ٹریننگ",
+        "ku": "ڕاهێنانی شۆفێران",
+    },
+    "language": {
+        "en": "Language",
+        "ar": "اللغة",
+        "ur": "زبان",
+        "ku": "زمان",
+    },
+    "sign_in": {
+        "en": "Sign in",
+        "ar": "تسجيل الدخول",
+        "ur": "سائن ان",
+        "ku": "چوونەژوورەوە",
+    },
+    "sign_in_hint": {
+        "en": "Use the rider ID and PIN your training team gave you, or the link in your "
+        "training messages.",
+        "ar": "استخدم رقم السائق والرمز السري اللذين أعطاك إياهما فريق التدريب، أو الرابط في "
+        "رسائل التدريب.",
+        "ur": "وہ رائیڈر آئی ڈی اور پن استعمال کریں جو آپ کی ٹریننگ ٹیم نے دیا ہے، یا ٹریننگ "
+        "پیغامات میں موجود لنک۔",
+        "ku": "ناسنامەی شۆفێر و ژمارەی نهێنی بەکاربهێنە کە تیمی ڕاهێنان پێی داویت، یان "
+        "بەستەرەکەی ناو نامەکانی ڕاهێنان.",
+    },
+    "rider_id": {
+        "en": "Rider ID",
+        "ar": "رقم السائق",
+        "ur": "رائیڈر آئی ڈی",
+        "ku": "ناسنامەی شۆفێر",
+    },
+    "pin": {
+        "en": "PIN",
+        "ar": "الرمز السري",
+        "ur": "پن",
+        "ku": "ژمارەی نهێنی",
+    },
+    "field_required": {
+        "en": "This field is required.",
+        "ar": "هذا الحقل مطلوب.",
+        "ur": "یہ خانہ ضروری ہے۔",
+        "ku": "ئەم خانەیە پێویستە.",
+    },
+    "wrong_credentials": {
+        "en": "Wrong rider ID or PIN",
+        "ar": "رقم السائق أو الرمز السري غير صحيح",
+        "ur": "رائیڈر آئی ڈی یا پن غلط ہے",
+        "ku": "ناسنامەی شۆفێر یان ژمارەی نهێنی هەڵەیە",
+    },
+    "not_active": {
+        "en": "Your account is not active",
+        "ar": "حسابك غير نشط",
+        "ur": "آپ کا اکاؤنٹ فعال نہیں ہے",
+        "ku": "هەژمارەکەت چالاک نییە",
+    },
+    "too_many_attempts": {
+        "en": "Too many sign-in attempts. Try again in {minutes} minutes.",
+        "ar": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقيقة.",
+        "ur": "سائن ان کی بہت زیادہ کوششیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+        "ku": "هەوڵی چوونەژوورەوە زۆر بوون. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+    },
+    "sign_in_unavailable": {
+        "en": "Sign-in is not available right now",
+        "ar": "تسجيل الدخول غير متاح الآن",
+        "ur": "سائن ان اس وقت دستیاب نہیں ہے",
+        "ku": "چوونەژوورەوە ئێستا بەردەست نییە",
+    },
+    "sign_out": {
+        "en": "Sign out",
+        "ar": "تسجيل الخروج",
+        "ur": "سائن آؤٹ",
+        "ku": "چوونەدەرەوە",
+    },
+    "hello": {
+        "en": "Hi {name}",
+        "ar": "مرحبًا {name}",
+        "ur": "السلام علیکم {name}",
+        "ku": "سڵاو {name}",
+    },
+    "my_training": {
+        "en": "My training",
+        "ar": "تدريبي",
+        "ur": "میری ٹریننگ",
+        "ku": "ڕاهێنانەکانم",
+    },
+    "open_training": {
+        "en": "Open training",
+        "ar": "التدريب المفتوح",
+        "ur": "جاری ٹریننگ",
+        "ku": "ڕاهێنانی کراوە",
+    },
+    "no_open_training": {
+        "en": "You have no open training. Well done!",
+        "ar": "ليس لديك تدريب مفتوح. أحسنت!",
+        "ur": "آپ کی کوئی ٹریننگ باقی نہیں ہے۔ شاباش!",
+        "ku": "هیچ ڕاهێنانێکی کراوەت نییە. دەستت خۆش!",
+    },
+    "due": {
+        "en": "Due {date}",
+        "ar": "الموعد النهائي {date}",
+        "ur": "آخری تاریخ {date}",
+        "ku": "دوا وادە {date}",
+    },
+    "overdue": {
+        "en": "Overdue since {date}",
+        "ar": "متأخر منذ {date}",
+        "ur": "{date} سے تاخیر",
+        "ku": "دواکەوتووە لە {date}ەوە",
+    },
+    "progress": {
+        "en": "{done} of {total} courses passed",
+        "ar": "اجتزت {done} من {total} دورات",
+        "ur": "{total} میں سے {done} کورس پاس",
+        "ku": "{done} لە {total} خول تێپەڕێنراوە",
+    },
+    "finished_training": {
+        "en": "Finished training",
+        "ar": "التدريب المكتمل",
+        "ur": "مکمل ٹریننگ",
+        "ku": "ڕاهێنانی تەواوکراو",
+    },
+    "finished_on": {
+        "en": "Finished {date}",
+        "ar": "اكتمل في {date}",
+        "ur": "{date} کو مکمل",
+        "ku": "لە {date} تەواو بوو",
+    },
+    "passed": {
+        "en": "Passed",
+        "ar": "ناجح",
+        "ur": "پاس",
+        "ku": "تێپەڕیوە",
+    },
+    "not_available": {
+        "en": "Not available yet",
+        "ar": "غير متاح بعد",
+        "ur": "ابھی دستیاب نہیں",
+        "ku": "هێشتا بەردەست نییە",
+    },
+    "machine_translation": {
+        "en": "This translation was made by a machine.",
+        "ar": "هذه الترجمة آلية.",
+        "ur": "یہ ترجمہ مشین نے کیا ہے۔",
+        "ku": "ئەم وەرگێڕانە بە ئامێر کراوە.",
+    },
+    "no_lessons": {
+        "en": "This course has no lessons in the app yet. Your training team will tell you "
+        "how to take it.",
+        "ar": "لا تحتوي هذه الدورة على دروس في التطبيق بعد. سيخبرك فريق التدريب بكيفية إكمالها.",
+        "ur": "اس کورس کے اسباق ابھی ایپ میں نہیں ہیں۔ آپ کی ٹریننگ ٹیم بتائے گی کہ اسے کیسے کریں۔",
+        "ku": "ئەم خولە هێشتا وانەی لە ئەپەکەدا نییە. تیمی ڕاهێنان پێت دەڵێت چۆن تەواوی بکەیت.",
+    },
+    "lessons": {
+        "en": "Lessons",
+        "ar": "الدروس",
+        "ur": "اسباق",
+        "ku": "وانەکان",
+    },
+    "start": {
+        "en": "Start the first lesson",
+        "ar": "ابدأ الدرس الأول",
+        "ur": "پہلا سبق شروع کریں",
+        "ku": "یەکەم وانە دەست پێبکە",
+    },
+    "continue": {
+        "en": "Continue with lesson {n}",
+        "ar": "تابع الدرس {n}",
+        "ur": "سبق {n} جاری رکھیں",
+        "ku": "بەردەوام بە لە وانەی {n}",
+    },
+    "lesson_of": {
+        "en": "Lesson {n} of {total}",
+        "ar": "الدرس {n} من {total}",
+        "ur": "سبق {n} از {total}",
+        "ku": "وانەی {n} لە {total}",
+    },
+    "previous": {
+        "en": "Previous",
+        "ar": "السابق",
+        "ur": "پچھلا",
+        "ku": "پێشوو",
+    },
+    "next": {
+        "en": "Next",
+        "ar": "التالي",
+        "ur": "اگلا",
+        "ku": "دواتر",
+    },
+    "back_to_course": {
+        "en": "Back to the course",
+        "ar": "العودة إلى الدورة",
+        "ur": "کورس پر واپس",
+        "ku": "گەڕانەوە بۆ خولەکە",
+    },
+    "back_to_training": {
+        "en": "Back to my training",
+        "ar": "العودة إلى تدريبي",
+        "ur": "میری ٹریننگ پر واپس",
+        "ku": "گەڕانەوە بۆ ڕاهێنانەکانم",
+    },
+    "quiz": {
+        "en": "Quiz",
+        "ar": "الاختبار",
+        "ur": "کوئز",
+        "ku": "تاقیکردنەوە",
+    },
+    "take_quiz": {
+        "en": "Take the quiz",
+        "ar": "ابدأ الاختبار",
+        "ur": "کوئز دیں",
+        "ku": "تاقیکردنەوەکە بکە",
+    },
+    "pass_mark": {
+        "en": "Pass mark: {mark}%",
+        "ar": "درجة النجاح: {mark}%",
+        "ur": "پاس ہونے کے نمبر: {mark}%",
+        "ku": "نمرەی دەرچوون: {mark}%",
+    },
+    "attempts": {
+        "en": "Attempts: {count}",
+        "ar": "المحاولات: {count}",
+        "ur": "کوششیں: {count}",
+        "ku": "هەوڵەکان: {count}",
+    },
+    "best_score": {
+        "en": "Best score: {score}%",
+        "ar": "أفضل نتيجة: {score}%",
+        "ur": "بہترین اسکور: {score}%",
+        "ku": "باشترین نمرە: {score}%",
+    },
+    "question_of": {
+        "en": "Question {n} of {total}",
+        "ar": "السؤال {n} من {total}",
+        "ur": "سوال {n} از {total}",
+        "ku": "پرسیاری {n} لە {total}",
+    },
+    "choose_one": {
+        "en": "Choose one answer.",
+        "ar": "اختر إجابة واحدة.",
+        "ur": "ایک جواب چنیں۔",
+        "ku": "یەک وەڵام هەڵبژێرە.",
+    },
+    "choose_all": {
+        "en": "Choose every right answer.",
+        "ar": "اختر كل الإجابات الصحيحة.",
+        "ur": "تمام درست جوابات چنیں۔",
+        "ku": "هەموو وەڵامە ڕاستەکان هەڵبژێرە.",
+    },
+    "answer_required": {
+        "en": "Choose an answer.",
+        "ar": "اختر إجابة.",
+        "ur": "ایک جواب چنیں۔",
+        "ku": "وەڵامێک هەڵبژێرە.",
+    },
+    "answer_invalid": {
+        "en": "Choose one of the answers shown.",
+        "ar": "اختر إحدى الإجابات المعروضة.",
+        "ur": "دکھائے گئے جوابات میں سے ایک چنیں۔",
+        "ku": "یەکێک لە وەڵامە پیشاندراوەکان هەڵبژێرە.",
+    },
+    "quiz_mismatch": {
+        "en": "These answers do not fit this quiz. Please answer the questions below.",
+        "ar": "هذه الإجابات لا تناسب هذا الاختبار. يرجى الإجابة عن الأسئلة أدناه.",
+        "ur": "یہ جوابات اس کوئز کے مطابق نہیں ہیں۔ براہ کرم نیچے دیے گئے سوالات کے جواب دیں۔",
+        "ku": "ئەم وەڵامانە لەگەڵ ئەم تاقیکردنەوەیە ناگونجێن. تکایە وەڵامی پرسیارەکانی خوارەوە "
+        "بدەرەوە.",
+    },
+    "submit_answers": {
+        "en": "Submit answers",
+        "ar": "إرسال الإجابات",
+        "ur": "جوابات جمع کریں",
+        "ku": "ناردنی وەڵامەکان",
+    },
+    "your_score": {
+        "en": "Your score: {score}%",
+        "ar": "نتيجتك: {score}%",
+        "ur": "آپ کا اسکور: {score}%",
+        "ku": "نمرەکەت: {score}%",
+    },
+    "quiz_passed": {
+        "en": "You passed!",
+        "ar": "لقد نجحت!",
+        "ur": "آپ پاس ہو گئے!",
+        "ku": "دەرچوویت!",
+    },
+    "quiz_failed": {
+        "en": "Not passed yet. Read the lessons again and retake the quiz.",
+        "ar": "لم تنجح بعد. اقرأ الدروس مرة أخرى وأعد الاختبار.",
+        "ur": "ابھی پاس نہیں ہوئے۔ اسباق دوبارہ پڑھیں اور کوئز دوبارہ دیں۔",
+        "ku": "هێشتا دەرنەچوویت. وانەکان دووبارە بخوێنەرەوە و تاقیکردنەوەکە دووبارە بکەرەوە.",
+    },
+    "retake_quiz": {
+        "en": "Retake the quiz",
+        "ar": "أعد الاختبار",
+        "ur": "کوئز دوبارہ دیں",
+        "ku": "تاقیکردنەوەکە دووبارە بکەرەوە",
+    },
+    "complete_course": {
+        "en": "Complete the course",
+        "ar": "أكمل الدورة",
+        "ur": "کورس مکمل کریں",
+        "ku": "خولەکە تەواو بکە",
+    },
+    "open_every_lesson": {
+        "en": "Open every lesson first, up to the last one.",
+        "ar": "افتح كل الدروس أولًا حتى آخر درس.",
+        "ur": "پہلے آخری سبق تک تمام اسباق کھولیں۔",
+        "ku": "سەرەتا هەموو وانەکان تا دوایین وانە بکەرەوە.",
+    },
+    "course_completed": {
+        "en": "Course completed",
+        "ar": "اكتملت الدورة",
+        "ur": "کورس مکمل ہو گیا",
+        "ku": "خولەکە تەواو بوو",
+    },
+    "view_proof": {
+        "en": "View your proof of completion",
+        "ar": "اعرض شهادة الإتمام",
+        "ur": "تکمیل کا ثبوت دیکھیں",
+        "ku": "بەڵگەی تەواوکردن ببینە",
+    },
+    "proof_title": {
+        "en": "Proof of completion",
+        "ar": "شهادة إتمام",
+        "ur": "تکمیل کا ثبوت",
+        "ku": "بەڵگەی تەواوکردن",
+    },
+    "course": {
+        "en": "Course",
+        "ar": "الدورة",
+        "ur": "کورس",
+        "ku": "خول",
+    },
+    "rider": {
+        "en": "Rider",
+        "ar": "السائق",
+        "ur": "رائیڈر",
+        "ku": "شۆفێر",
+    },
+    "completed_on": {
+        "en": "Completed on",
+        "ar": "تاريخ الإتمام",
+        "ur": "تکمیل کی تاریخ",
+        "ku": "ڕێکەوتی تەواوکردن",
+    },
+    "proof_code": {
+        "en": "Proof code",
+        "ar": "رمز التحقق",
+        "ur": "تصدیقی کوڈ",
+        "ku": "کۆدی بەڵگە",
+    },
+    "score": {
+        "en": "Score",
+        "ar": "النتيجة",
+        "ur": "اسکور",
+        "ku": "نمرە",
+    },
+    "anyone_can_check": {
+        "en": "Anyone can check this proof at:",
+        "ar": "يمكن لأي شخص التحقق من هذه الشهادة على:",
+        "ur": "کوئی بھی اس ثبوت کی تصدیق یہاں کر سکتا ہے:",
+        "ku": "هەر کەسێک دەتوانێت ئەم بەڵگەیە لێرە بپشکنێت:",
+    },
+    "verify_title": {
+        "en": "Check a proof of completion",
+        "ar": "التحقق من شهادة إتمام",
+        "ur": "تکمیل کے ثبوت کی تصدیق",
+        "ku": "پشکنینی بەڵگەی تەواوکردن",
+    },
+    "verify_valid": {
+        "en": "Valid: this course was completed.",
+        "ar": "صالحة: تم إتمام هذه الدورة.",
+        "ur": "درست: یہ کورس مکمل کیا گیا۔",
+        "ku": "دروستە: ئەم خولە تەواو کراوە.",
+    },
+    "verify_unknown": {
+        "en": "Not valid: no proof of completion has this code.",
+        "ar": "غير صالحة: لا توجد شهادة إتمام بهذا الرمز.",
+        "ur": "غلط: اس کوڈ کا کوئی تکمیلی ثبوت نہیں ہے۔",
+        "ku": "نادروستە: هیچ بەڵگەیەکی تەواوکردن ئەم کۆدەی نییە.",
+    },
+    "too_many_checks": {
+        "en": "Too many checks from your network. Try again in {minutes} minutes.",
+        "ar": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقيقة.",
+        "ur": "آپ کے نیٹ ورک سے بہت زیادہ تصدیقیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+        "ku": "پشکنینی زۆر لە تۆڕەکەتەوە. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+    },
+}
+
+
+def translator(language: str) -> Callable[..., str]:
+    """`t(key, **values)` in `language` (English for a language the app does not have)."""
+    chosen = language if language in LANGUAGES else "en"
+
+    def t(key: str, **values: object) -> str:
+        text = TEXTS[key][chosen]
+        return text.format(**values) if values else text
+
+    return t
+
+
+def page_language(language: str) -> dict:
+    """What every rider page's template needs for its language: `lang`, `dir`, `t`, and the
+    languages of the switch."""
+    chosen = language if language in LANGUAGES else "en"
+    return {
+        "lang": chosen,
+        "dir": "rtl" if chosen in RIGHT_TO_LEFT else "ltr",
+        "t": translator(chosen),
+        "languages": LANGUAGE_NAMES,
+    }

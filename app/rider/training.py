@@ -1,0 +1,156 @@
+"""The rider's training: `/training`, the course player (course page, lessons, quiz,
+completion of a course without quiz) and the proofs of completion (DESIGN §9).
+
+Every course page first records the view (`store.view_course`): that is where the rider's
+access is checked (a course not on the path of one of their assignments, or unpublished, is a
+404 page), where `startedAt` and the language are recorded at the first opening, and where
+`timeSpentSeconds` grows. A submission runs in one transaction with the record locked by that
+view, so two tabs passing at once give one completion and one proof code.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+import asyncpg
+from aiohttp import web
+
+from app.core.keys import POOL, SETTINGS
+from app.rider import progress, store
+from app.rider.forms import QuizAnswers
+from app.rider.guard import RIDER
+from app.rider.layout import render
+from app.training.courses import Course, read_course
+
+routes = web.RouteTableDef()
+
+
+@routes.get("/training")
+async def my_training(request: web.Request) -> web.Response:
+    rider = request[RIDER]
+    rows = await store.my_training(request.app[POOL], rider.rider_id, rider.language)
+    now = datetime.now(UTC)
+    open_assignments, finished = progress.overview(rows, now)
+    context = {"open_assignments": open_assignments, "finished": finished, "now": now}
+    return render(request, "rider/training.html", context)
+
+
+def _course_id(request: web.Request) -> uuid.UUID:
+    try:
+        return uuid.UUID(request.match_info["course_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+
+
+async def _open(
+    conn: asyncpg.Connection, request: web.Request, lesson: str | None = None
+) -> tuple[Course, asyncpg.Record, int]:
+    """The course in the rider's language, the rider's record after this view and the lesson
+    number asked for (0 for none); a 404 page when the rider may not open it."""
+    rider = request[RIDER]
+    course = await read_course(conn, _course_id(request), rider.language)
+    if course is None:
+        raise web.HTTPNotFound
+    number = 0
+    if lesson is not None:
+        number = progress.lesson_number(lesson, len(course.lessons))
+        if number is None:
+            raise web.HTTPNotFound
+    record = await store.view_course(
+        conn, rider.rider_id, course.course_id, course.language, number
+    )
+    if record is None:
+        raise web.HTTPNotFound
+    return course, record, number
+
+
+def _course_page(request, course, record, status=200, problem=None) -> web.Response:
+    context = {"course": course, "record": record, "problem": problem, "percent": progress.percent}
+    return render(request, "rider/course.html", context, status=status)
+
+
+@routes.get("/training/courses/{course_id}")
+async def course_page(request: web.Request) -> web.Response:
+    async with request.app[POOL].acquire() as conn:
+        course, record, _ = await _open(conn, request)
+    return _course_page(request, course, record)
+
+
+@routes.get("/training/courses/{course_id}/lessons/{n}")
+async def lesson_page(request: web.Request) -> web.Response:
+    async with request.app[POOL].acquire() as conn:
+        course, record, number = await _open(conn, request, request.match_info["n"])
+    lesson = course.lessons[number - 1]
+    context = {"course": course, "record": record, "number": number, "lesson": lesson}
+    return render(request, "rider/lesson.html", context)
+
+
+def _quiz_page(request, course, answers=None, status=200) -> web.Response:
+    context = {"course": course, "answers": answers}
+    return render(request, "rider/quiz.html", context, status=status)
+
+
+@routes.get("/training/courses/{course_id}/quiz")
+async def quiz_page(request: web.Request) -> web.Response:
+    async with request.app[POOL].acquire() as conn:
+        course, _, _ = await _open(conn, request)
+    if not course.quiz:
+        raise web.HTTPNotFound
+    return _quiz_page(request, course)
+
+
+@routes.post("/training/courses/{course_id}/quiz")
+async def submit_quiz(request: web.Request) -> web.Response:
+    form = await request.post()
+    rider = request[RIDER]
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        course, record, _ = await _open(conn, request)
+        if not course.quiz:
+            raise web.HTTPNotFound
+        answers = QuizAnswers(form, course.quiz)
+        if not answers.valid:
+            return _quiz_page(request, course, answers, status=400)
+        grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+        attempt = await store.record_attempt(conn, rider.rider_id, course.course_id, grade.score)
+        result = attempt
+        if grade.passed:
+            result = await store.pass_course(conn, _completion(attempt, record["now"]))
+    context = {"course": course, "grade": grade, "result": result, "percent": progress.percent}
+    return render(request, "rider/result.html", context)
+
+
+@routes.post("/training/courses/{course_id}/complete")
+async def complete_course(request: web.Request) -> web.Response:
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        course, record, _ = await _open(conn, request)
+        if course.quiz or not course.lessons:
+            raise web.HTTPNotFound
+        if record["furthest_lesson"] < len(course.lessons):
+            return _course_page(request, course, record, 400, "open_every_lesson")
+        result = await store.pass_course(conn, _completion(record, record["now"]))
+    raise web.HTTPSeeOther(f"/training/proofs/{result['proof_code']}")
+
+
+def _completion(record: asyncpg.Record, now: datetime) -> dict:
+    """The rider's record as a passed-course record for the merge (completed now; the course
+    id as text, the JSON the merge reads)."""
+    keys = ("rider_id", "language", "started_at", "score", "attempts", "time_spent_seconds")
+    return {
+        **{key: record[key] for key in keys},
+        "course_id": str(record["course_id"]),
+        "completed_at": now,
+    }
+
+
+@routes.get("/training/proofs/{proof_code}")
+async def proof_page(request: web.Request) -> web.Response:
+    rider = request[RIDER]
+    proof = await store.proof(
+        request.app[POOL], request.match_info["proof_code"], rider.rider_id, rider.language
+    )
+    if proof is None:
+        raise web.HTTPNotFound
+    verify_url = f"{request.app[SETTINGS].public_base_url}/verify/{proof['proof_code']}"
+    context = {"proof": proof, "verify_url": verify_url, "percent": progress.percent}
+    return render(request, "rider/proof.html", context)

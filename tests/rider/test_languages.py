@@ -1,0 +1,108 @@
+"""Four languages: the catalogue is complete, pages are right-to-left for ar/ur/ku, the
+rider's language by default, `?lang=` switches and is remembered, and course content comes
+from its translation when there is one."""
+
+import re
+import string
+
+import pytest
+
+from app.rider.texts import LANGUAGES, TEXTS
+from tests.rider.rows import (
+    RIGHT,
+    add_rider,
+    add_translation,
+    course_for,
+    form,
+    sign_in,
+    signed_in,
+)
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("key", TEXTS)
+def test_every_string_exists_in_the_four_languages_with_the_same_placeholders(key):
+    assert set(TEXTS[key]) == set(LANGUAGES)
+    english = _fields(TEXTS[key]["en"])
+    for language in LANGUAGES:
+        assert TEXTS[key][language].strip(), language
+        assert _fields(TEXTS[key][language]) == english, language
+
+
+def _html_tag(page: str) -> str:
+    return re.search(r"<html[^>]*>", page).group(0)
+
+
+async def test_the_riders_own_language_is_the_default(client):
+    await add_rider(client, language="ar")
+    rider = await signed_in(client)
+    page = await (await rider.get("/training")).text()
+    assert _html_tag(page) == '<html lang="ar" dir="rtl">'
+    assert "تدريبي" in page and "تسجيل الخروج" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "direction", "text"),
+    [
+        ("en", "ltr", "Sign out"),
+        ("ar", "rtl", "تسجيل الخروج"),
+        ("ur", "rtl", "سائن آؤٹ"),
+        ("ku", "rtl", "چوونەدەرەوە"),
+    ],
+)
+async def test_lang_switches_and_is_remembered(client, language, direction, text):
+    await add_rider(client)
+    rider = await signed_in(client)
+    switched = await (await rider.get(f"/training?lang={language}")).text()
+    assert _html_tag(switched) == f'<html lang="{language}" dir="{direction}">'
+    assert text in switched
+    later = await (await rider.get("/training")).text()
+    assert _html_tag(later) == f'<html lang="{language}" dir="{direction}">'
+    ignored = await (await rider.get("/training?lang=fr")).text()
+    assert _html_tag(ignored) == f'<html lang="{language}" dir="{direction}">'
+
+
+async def test_the_sign_in_page_in_kurdish_signs_in_in_kurdish(client):
+    await add_rider(client)
+    page = await (await client.get("/?lang=ku")).text()
+    assert _html_tag(page) == '<html lang="ku" dir="rtl">'
+    assert "ناسنامەی شۆفێر" in page and 'name="lang" value="ku"' in page
+    response = await sign_in(client, pin="0000", lang="ku")
+    assert response.status == 401
+    assert "ناسنامەی شۆفێر یان ژمارەی نهێنی هەڵەیە" in await response.text()
+    await sign_in(client, lang="ku")
+    training = await (await client.get("/training")).text()
+    assert _html_tag(training) == '<html lang="ku" dir="rtl">'
+
+
+async def test_course_content_comes_from_the_translation_marked_machine_made(client, db):
+    await add_rider(client, language="ar")
+    course_id = await course_for(db)
+    await add_translation(db, course_id, "ar")
+    rider = await signed_in(client)
+    page = await (await rider.get(f"/training/courses/{course_id}")).text()
+    assert "سلامة الغذاء" in page and "الدرس 1" in page
+    assert "هذه الترجمة آلية." in page
+    quiz = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    assert "سؤال 0" in quiz and "خيار 1" in quiz
+    await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert await db.fetchval("SELECT language FROM course_results") == "ar"
+    # Urdu has no translation: the interface is in Urdu, the course in English.
+    page = await (await rider.get(f"/training/courses/{course_id}?lang=ur")).text()
+    assert "Food safety" in page and "اسباق" in page
+    assert "مشین" not in page
+    # The language of the first pass stays on the record.
+    await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert await db.fetchval("SELECT language FROM course_results") == "ar"
+
+
+async def test_a_reviewed_translation_is_not_marked_machine_made(client, db):
+    await add_rider(client, language="ar")
+    course_id = await course_for(db)
+    await add_translation(db, course_id, "ar", state="reviewed")
+    rider = await signed_in(client)
+    page = await (await rider.get(f"/training/courses/{course_id}/lessons/1")).text()
+    assert "نص الدرس 1" in page and "هذه الترجمة آلية." not in page
