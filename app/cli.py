@@ -7,6 +7,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+import secrets
 import signal
 import sys
 from collections.abc import Sequence
@@ -189,7 +190,7 @@ def load_data(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_load_files(url, [Path(p) for p in args.files]))
 
 
-async def _demo(url: str, riders: int) -> None:
+async def _demo(url: str, riders: int, admin_email: str | None) -> None:
     rng = random.Random(20261122)
     document: dict = {}
     for family in _families():
@@ -203,13 +204,26 @@ async def _demo(url: str, riders: int) -> None:
                         f"demo-data fills an empty database only, and {table} has rows"
                     )
         counts = await load_document(conn, document, _sections(), _after_load(), source="demo")
-    print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+        print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+        if admin_email is not None:
+            await _demo_admin(conn, admin_email)
+
+
+async def _demo_admin(conn, email: str) -> None:
+    """A demo admin, only when asked: a random password printed this once (never stored)."""
+    from app.admin import accounts
+
+    password = secrets.token_urlsafe(12)
+    await accounts.create_or_reset(conn, email, "Demo Admin", password)
+    print(f"demo admin {email}, password {password} (shown once: note it now)")
 
 
 def demo_data(settings: Settings, args: argparse.Namespace) -> None:
+    if args.admin is not None:
+        _check_email(args.admin)
     url = _database_url(settings)
     _migrate(url)  # a fresh database has no tables to fill yet
-    asyncio.run(_demo(url, args.riders))
+    asyncio.run(_demo(url, args.riders, args.admin))
 
 
 async def _run_job(settings: Settings, url: str, name: str) -> None:
@@ -250,14 +264,19 @@ async def _create_admin(url: str, email: str, name: str | None, password: str) -
     print(f"admin {email} " + ("created" if created else "updated: new password, sessions ended"))
 
 
-def create_admin(settings: Settings, args: argparse.Namespace) -> None:
+def _check_email(email: str) -> None:
     from app.admin.forms import EMAIL
-    from app.core.passwords import MIN_LENGTH
 
     try:
-        EMAIL(args.email)
+        EMAIL(email)
     except ValidationError:
-        raise CommandError(f"not an email address: {args.email!r}") from None
+        raise CommandError(f"not an email address: {email!r}") from None
+
+
+def create_admin(settings: Settings, args: argparse.Namespace) -> None:
+    from app.core.passwords import MIN_LENGTH
+
+    _check_email(args.email)
     password = sys.stdin.readline().removesuffix("\n").removesuffix("\r")
     if len(password) < MIN_LENGTH:
         raise CommandError(
@@ -278,6 +297,11 @@ def parser() -> argparse.ArgumentParser:
     load.set_defaults(run=load_data)
     demo = commands.add_parser("demo-data", help="fill an empty database with demo data")
     demo.add_argument("--riders", type=int, default=3000, help="riders to create (default 3000)")
+    demo.add_argument(
+        "--admin",
+        metavar="EMAIL",
+        help="also create this demo admin, with a random password printed once",
+    )
     demo.set_defaults(run=demo_data)
     revoking = commands.add_parser(
         "revoke-links", help="refuse a rider's one-tap links and sessions issued until now"

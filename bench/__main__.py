@@ -3,7 +3,7 @@
 import importlib
 import sys
 
-BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider", "ai")
+BENCHMARKS = ("checks", "shop", "training", "jobs", "limits", "rider", "admin", "admin_paths", "ai")
 
 names = sys.argv[1:] or BENCHMARKS
 missed = 0

@@ -98,9 +98,7 @@ async def pg_dump_client(server_major: int) -> Client:
     """
     programs = _candidates()
     if not programs:
-        raise JobFailed(
-            "backup failed: pg_dump not found on PATH (install the PostgreSQL client)"
-        )
+        raise JobFailed("backup failed: pg_dump not found on PATH (install the PostgreSQL client)")
     clients = [
         Client(program, version)
         for program in programs
@@ -204,7 +202,7 @@ def delete_expired(folder: Path, now: datetime) -> list[str]:
     return deleted
 
 
-async def backup(context: JobContext) -> None:
+async def backup(context: JobContext) -> str:
     folder = context.settings.backup_dir
     now = datetime.now(UTC)
     server_major = await context.pool.fetchval(SQL.server_major)
@@ -231,6 +229,7 @@ async def backup(context: JobContext) -> None:
         pg_dump_version=".".join(map(str, client.version)),
         server_major=server_major,
     )
+    return f"{final.name} written ({final.stat().st_size} bytes), {len(deleted)} expired deleted"
 
 
 JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup, lock_id=7_200_002)

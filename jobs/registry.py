@@ -27,7 +27,8 @@ class Job:
     name: str
     # Cron expression in server time.
     schedule: str
-    run: Callable[[JobContext], Awaitable[None]]
+    # Returns the run's result line (shown on the panel's jobs page); JobFailed when it failed.
+    run: Callable[[JobContext], Awaitable[str | None]]
     # Distinct per job: the PostgreSQL advisory lock that keeps one run at a time.
     lock_id: int
 

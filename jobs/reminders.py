@@ -42,7 +42,7 @@ def drafts(rows, settings, now: datetime) -> list[Draft]:
     return result
 
 
-async def remind(context: JobContext) -> None:
+async def remind(context: JobContext) -> str:
     now = datetime.now(UTC)
     if not context.settings.session_secret_ok:
         # `run-job` is its own process: the operator sees why the messages carry no link.
@@ -58,18 +58,23 @@ async def remind(context: JobContext) -> None:
             await record(context.pool, "reminder", batch, deliveries)
             outcomes.update(d.status for d in deliveries)
             first_error = first_error or next((d.error for d in deliveries if d.error), None)
+    assignments = sum(len(row["paths"]) for row in rows)
     log.info(
         "reminders sent",
         riders_reminded=len(messages),
         delivered_by_messaging=outcomes["sent"],
         failed=outcomes["failed"],
         logged=outcomes["logged"],
-        assignments=sum(len(row["paths"]) for row in rows),
+        assignments=assignments,
     )
     if outcomes["failed"] and not outcomes["sent"]:
         raise JobFailed(
             f"reminders: all {outcomes['failed']} messaging sends failed, e.g. {first_error}"
         )
+    return (
+        f"{len(messages)} riders reminded of {assignments} assignments: {outcomes['sent']} "
+        f"sent, {outcomes['failed']} failed, {outcomes['logged']} logged"
+    )
 
 
 JOBS["reminders"] = Job(name="reminders", schedule="0 9 * * *", run=remind, lock_id=7_200_001)

@@ -3,6 +3,8 @@
 Several web processes may serve one database. A run first takes the job's PostgreSQL advisory
 lock (a process that cannot get it skips and logs that), then claims the scheduled minute in
 `job_runs`, so a process whose clock fires a little later does not run the job a second time.
+Every run (scheduled, `run-job`, the panel's Run now) is a `job_runs` row with its outcome and
+result line, which the panel's jobs page lists.
 """
 
 from __future__ import annotations
@@ -19,22 +21,40 @@ from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
 
-SQL = sql.load("jobs", "try_lock", "unlock", "claim_slot")
+SQL = sql.load("jobs", "try_lock", "unlock", "claim_slot", "finish_run")
 
 
 class JobLocked(Exception):
     """Another process runs the job now, or already ran it for this slot."""
 
 
-async def run_locked(job: Job, context: JobContext, slot: datetime | None = None) -> None:
-    """Run `job` under its advisory lock; with a `slot`, only if no process ran that slot."""
+async def run_locked(
+    job: Job, context: JobContext, slot: datetime | None = None, started_by: int | None = None
+) -> str | None:
+    """Run `job` under its advisory lock; with a `slot`, only if no process ran that slot.
+    Returns the run's result line; `started_by` is the admin who pressed Run now."""
     async with context.pool.acquire() as conn:
         if not await conn.fetchval(SQL.try_lock, job.lock_id):
             raise JobLocked(f"job {job.name} is already running in another process")
         try:
-            if slot is not None and not await conn.fetchval(SQL.claim_slot, job.name, slot):
+            run_id = await conn.fetchval(SQL.claim_slot, job.name, slot, started_by)
+            if run_id is None:
                 raise JobLocked(f"job {job.name} already ran for {slot.isoformat()}")
-            await job.run(context)
+            try:
+                result = await job.run(context)
+            except JobFailed as exc:
+                await conn.execute(SQL.finish_run, run_id, "failed", str(exc))
+                raise
+            except Exception as exc:
+                await conn.execute(
+                    SQL.finish_run,
+                    run_id,
+                    "failed",
+                    f"{job.name}: unexpected {type(exc).__name__}, see the log",
+                )
+                raise
+            await conn.execute(SQL.finish_run, run_id, "succeeded", result)
+            return result
         finally:
             await conn.fetchval(SQL.unlock, job.lock_id)
 

@@ -33,8 +33,12 @@ class SavedRiders:
 
     def body(self, errors: list[dict]) -> dict:
         """The 200 answer of POST /api/v1/riders."""
-        return {"inserted": self.inserted, "updated": self.updated,
-                "enrollmentsCreated": self.enrollments_created, "errors": errors}
+        return {
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "enrollmentsCreated": self.enrollments_created,
+            "errors": errors,
+        }
 
 
 async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
@@ -81,18 +85,25 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
     return len(new), len(rows) - len(new)
 
 
-async def run_rules(conn: asyncpg.Connection, rider_ids: Sequence[str] | None) -> int:
-    """Run the automatic rules for these riders (None: every rider); returns assignments made."""
-    return await conn.fetchval(SQL.run_rules, rider_ids)
+async def run_rules(
+    conn: asyncpg.Connection, rider_ids: Sequence[str] | None, path_id: uuid.UUID | None = None
+) -> int:
+    """Run the automatic rules for these riders (None: every rider), of one path (None: every
+    path); returns assignments made."""
+    return await conn.fetchval(SQL.run_rules, rider_ids, path_id)
 
 
 async def save_flag(
-    conn: asyncpg.Connection, rider_id: str, flag_type: str, note: str | None
+    conn: asyncpg.Connection,
+    rider_id: str,
+    flag_type: str,
+    note: str | None,
+    source: str = "api",
 ) -> tuple[uuid.UUID, list[uuid.UUID]] | None:
-    """Save the flag and assign its paths in one transaction: (flag_id, assigned path IDs),
-    or None when the rider does not exist."""
+    """Save the flag (`source` 'api' or 'admin') and assign its paths in one transaction:
+    (flag_id, assigned path IDs), or None when the rider does not exist."""
     async with conn.transaction():
-        flag_id = await conn.fetchval(SQL.save_flag, rider_id, flag_type, note)
+        flag_id = await conn.fetchval(SQL.save_flag, rider_id, flag_type, note, source)
         if flag_id is None:
             return None
         rows = await conn.fetch(SQL.assign_flag_paths, rider_id, flag_type)
@@ -106,10 +117,23 @@ async def assign_path(
     markets: Sequence[str] | None,
     vehicle_types: Sequence[str] | None,
     statuses: Sequence[str] | None,
+    *,
+    why: str = "api",
+    cities: Sequence[str] | None = None,
+    preview: bool = False,
 ) -> int | None:
-    """Assignments created, or None when the path does not exist."""
+    """Assignments created (with `preview`: that would be created, nothing written), or None
+    when the path does not exist."""
     row = await conn.fetchrow(
-        SQL.assign_path, path_id, rider_ids, markets, vehicle_types, statuses
+        SQL.assign_path,
+        path_id,
+        rider_ids,
+        markets,
+        vehicle_types,
+        statuses,
+        why,
+        cities,
+        preview,
     )
     return row["created"] if row["path_found"] else None
 

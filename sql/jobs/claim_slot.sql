@@ -1,5 +1,7 @@
--- Returns 1 when this process claims the run of job $1 for the scheduled minute $2, and no
--- row when another process already ran it. Served by the primary key (job, slot).
-INSERT INTO job_runs (job, slot) VALUES ($1, $2)
+-- Records the start of a run of job $1: for the scheduled minute $2 only when no process ran it
+-- yet, always for a run started by hand ($2 NULL); $3 the admin who started it, or NULL.
+-- Returns the run_id, or no row when another process already ran the slot. Served by
+-- job_runs_slot (job, slot), the conflict target for scheduled runs.
+INSERT INTO job_runs (job, slot, started_by) VALUES ($1, $2, $3)
 ON CONFLICT DO NOTHING
-RETURNING 1
+RETURNING run_id

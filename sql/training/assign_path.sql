@@ -1,12 +1,14 @@
--- POST /api/v1/assignments: assigns path $1 (why 'api', deadline now + its days) to every
--- rider that is in $2 (when not NULL) and matches every filter given ($3 markets,
--- $4 vehicle types, $5 statuses; NULL: not given), is not inactive and has not the path open
--- (the conflict target skips it); the path's own rule, filters and Active are ignored. A rider
--- who already passed every course of the path gets a completed assignment. Inserted in
--- rider_id order, the lock order of every assignment insert.
+-- POST /api/v1/assignments and the panel's assign forms: assigns path $1 (why $6: 'api' or
+-- 'admin'; deadline now + its days) to every rider that is in $2 (when not NULL) and matches
+-- every filter given ($3 markets, $4 vehicle types, $5 statuses, $7 cities; NULL: not given),
+-- is not inactive and has not the path open (the conflict target skips it); the path's own
+-- rule, filters and Active are ignored. A rider who already passed every course of the path
+-- gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
+-- insert. With $8 true (the panel's preview) nothing is inserted and `created` counts the
+-- riders who would get the path (those without it open).
 -- Returns path_found (0 or 1) and created. Served by riders' primary key (one ordered scan
 -- for the IDs in $2, duplicates counted once; a scan of riders for filters alone), course_results_course (riders who passed the
--- path's courses) and assignments_once (the conflict target).
+-- path's courses) and assignments_once (the conflict target, and the preview's open check).
 -- The riders come from two branches, each of which is empty unless its case applies, never
 -- from "$2 IS NULL OR rider_id = ANY ($2)": after five calls PostgreSQL may plan a statement
 -- once for all parameters, and that plan compared every rider with every ID given (minutes).
@@ -29,12 +31,11 @@ chosen AS (
     UNION ALL
     SELECT * FROM riders WHERE $2::text[] IS NULL
 ),
-created AS (
-    INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
-    SELECT r.rider_id, path.path_id, 'api',
-           now() + make_interval(days => path.days_to_complete),
+matching AS (
+    SELECT r.rider_id, path.path_id,
+           now() + make_interval(days => path.days_to_complete) AS deadline,
            CASE WHEN passed.rider_id IS NOT NULL OR (SELECT n FROM course_count) = 0
-                THEN now() END
+                THEN now() END AS completed_at
     FROM path
     CROSS JOIN chosen r
     LEFT JOIN passed ON passed.rider_id = r.rider_id
@@ -42,8 +43,21 @@ created AS (
       AND ($3::text[] IS NULL OR r.market = ANY ($3::text[]))
       AND ($4::text[] IS NULL OR r.vehicle_type = ANY ($4::text[]))
       AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
-    ORDER BY r.rider_id
+      AND ($7::text[] IS NULL OR r.city = ANY ($7::text[]))
+),
+created AS (
+    INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
+    SELECT rider_id, path_id, $6, deadline, completed_at
+    FROM matching
+    WHERE NOT $8::boolean
+    ORDER BY rider_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM path) AS path_found, (SELECT count(*) FROM created) AS created
+SELECT (SELECT count(*) FROM path) AS path_found,
+       CASE WHEN $8::boolean
+            THEN (SELECT count(*) FROM matching m
+                  WHERE NOT EXISTS (SELECT FROM assignments a
+                                    WHERE a.rider_id = m.rider_id AND a.path_id = m.path_id
+                                      AND a.completed_at IS NULL))
+            ELSE (SELECT count(*) FROM created) END AS created

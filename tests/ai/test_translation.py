@@ -113,20 +113,22 @@ async def test_unconfigured_translation_is_refused(unconfigured_admin, course_id
     assert response.status == 503 and "AI is not configured" in await response.text()
 
 
-async def test_the_course_actions_partial(ai_admin, course_id):
-    from app.core.html import ENVIRONMENT
+async def test_the_panels_course_pages_show_the_ai_actions(ai_admin, course_id):
+    page = await (await ai_admin.get("/admin/courses")).text()
+    assert 'href="/admin/courses/generate"' in page
+    page = await (await ai_admin.get(f"/admin/courses/{course_id}")).text()
+    assert page.count(f'action="/admin/courses/{course_id}/translate"') == 3
+    assert 'name="language" value="ur"' in page
+    assert 'enctype="multipart/form-data"' not in page  # no generate form on a course
+    page = await (await ai_admin.get("/admin/courses/generate")).text()
+    assert "/admin/courses/generate?csrf_token=" in page
 
-    template = ENVIRONMENT.get_template("ai/course_actions.html")
-    translate_forms = template.render(
-        ai_configured=True, course_id=course_id, csrf_token=lambda: "tok"
-    )
-    assert translate_forms.count(f'action="/admin/courses/{course_id}/translate"') == 3
-    assert 'name="language" value="ur"' in translate_forms
-    generate_form = template.render(ai_configured=True, csrf_token=lambda: "tok")
-    assert 'action="/admin/courses/generate?csrf_token=tok"' in generate_form
-    assert 'enctype="multipart/form-data"' in generate_form
-    off = template.render(ai_configured=False, csrf_token=lambda: "tok")
-    assert "AI is not configured" in off and "<form" not in off
+
+async def test_unconfigured_the_course_pages_say_so(unconfigured_admin, course_id):
+    page = await (await unconfigured_admin.get("/admin/courses")).text()
+    assert "AI generation: not configured" in page
+    page = await (await unconfigured_admin.get(f"/admin/courses/{course_id}")).text()
+    assert "/translate" not in page
 
 
 async def test_the_recent_jobs_partial_for_the_jobs_page(
@@ -144,3 +146,5 @@ async def test_the_recent_jobs_partial_for_the_jobs_page(
     assert f'href="{response.headers["Location"]}"' in listed
     assert "Translation (ar)" in listed and 'data-job-status="succeeded"' in listed
     assert "No AI job yet." in ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=[])
+    page = await (await ai_admin.get("/admin/jobs")).text()
+    assert f'href="{response.headers["Location"]}"' in page and "AI jobs" in page

@@ -41,9 +41,7 @@ async def test_two_processes_firing_together_run_the_job_once(database_url, db):
     first, second = await _process(database_url), await _process(database_url)
     try:
         with structlog.testing.capture_logs() as logs:
-            await asyncio.gather(
-                scheduled_run(job, first), scheduled_run(job, second)
-            )
+            await asyncio.gather(scheduled_run(job, first), scheduled_run(job, second))
     finally:
         await first[POOL].close()
         await second[POOL].close()
@@ -142,3 +140,34 @@ def test_run_job_reminders_logs_its_line_and_exits_zero(database_url):
         if event["event"] == "reminders sent"
     ]
     assert (line["riders_reminded"], line["delivered_by_messaging"]) == (0, 0)
+
+
+async def test_every_run_is_recorded_with_its_outcome_and_result(job_context, db):
+    async def work(context):
+        return "did 3 things"
+
+    async def broken(context):
+        raise JobFailed("backup failed: disk full")
+
+    async def crashed(context):
+        raise KeyError("x")
+
+    slot = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+    assert await run_locked(Job("counting", "0 0 1 1 *", work, 7_299_999), job_context()) == (
+        "did 3 things"
+    )
+    await run_locked(Job("counting", "0 0 1 1 *", work, 7_299_999), job_context(), slot)
+    with pytest.raises(JobFailed):
+        await run_locked(Job("broken", "0 0 1 1 *", broken, 7_299_998), job_context())
+    with pytest.raises(KeyError):
+        await run_locked(Job("crashed", "0 0 1 1 *", crashed, 7_299_997), job_context())
+    rows = await db.fetch(
+        "SELECT job, slot, outcome, result, finished_at IS NOT NULL AS finished"
+        " FROM job_runs ORDER BY run_id"
+    )
+    assert [tuple(row) for row in rows] == [
+        ("counting", None, "succeeded", "did 3 things", True),
+        ("counting", slot, "succeeded", "did 3 things", True),
+        ("broken", None, "failed", "backup failed: disk full", True),
+        ("crashed", None, "failed", "crashed: unexpected KeyError, see the log", True),
+    ]

@@ -1,0 +1,77 @@
+"""The admins page: add an admin, disable one (their sessions end at once); the last active
+admin cannot be disabled, so the panel always has someone who can sign in."""
+
+from __future__ import annotations
+
+import structlog
+from aiohttp import web
+
+from app.admin import store
+from app.admin.forms import AdminForm, DisableAdminForm, read
+from app.admin.guard import ADMIN
+from app.admin.routes import panel
+from app.core import pages, sessions
+from app.core.keys import POOL
+from app.core.passwords import hash_password
+
+log = structlog.get_logger("admin.admins")
+
+routes = web.RouteTableDef()
+
+EMAIL_TAKEN = "An admin with this email exists."
+NO_SUCH_ADMIN = "No admin has this email."
+ALREADY_DISABLED = "This admin is already disabled."
+LAST_ADMIN = "This is the last active admin: add another admin before disabling this one."
+
+
+async def _admins_page(request, status=200, *, values=None, errors=None, form=None):
+    context = {
+        "admins": await store.admins(request.app[POOL]),
+        "values": values or {},
+        "errors": errors or {},
+        "form": form,
+    }
+    return panel(request, "admin/admins.html", context, status=status)
+
+
+@routes.get("/admin/admins")
+async def admins_page(request: web.Request) -> web.Response:
+    return await _admins_page(request)
+
+
+@routes.post("/admin/admins")
+async def add_admin(request: web.Request) -> web.Response:
+    values, errors = read(AdminForm(), await request.post())
+    if errors:
+        return await _admins_page(request, 400, values=values, errors=errors, form="add")
+    password_hash = await hash_password(values["password"])
+    admin_id = await store.add_admin(
+        request.app[POOL], values["email"], values["name"], password_hash
+    )
+    if admin_id is None:
+        entered = {"email": values["email"], "name": values["name"]}
+        errors = {"email": EMAIL_TAKEN}
+        return await _admins_page(request, 400, values=entered, errors=errors, form="add")
+    log.info("admin added", admin_id=admin_id, by=request[ADMIN].admin_id)
+    return pages.see_other("/admin/admins")
+
+
+@routes.post("/admin/admins/disable")
+async def disable_admin(request: web.Request) -> web.Response:
+    values, errors = read(DisableAdminForm(), await request.post())
+    if not errors:
+        async with request.app[POOL].acquire() as conn, conn.transaction():
+            row = await store.disable_admin(conn, values["email"])
+            if row is None:
+                errors = {"email": NO_SUCH_ADMIN}
+            elif row["already"]:
+                errors = {"email": ALREADY_DISABLED}
+            elif not row["others"]:
+                errors = {"email": LAST_ADMIN}
+            else:
+                await sessions.revoke_admin(conn, row["admin_id"])
+    if errors:
+        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+    log.info("admin disabled", admin_id=row["admin_id"], by=request[ADMIN].admin_id)
+    # An admin who disabled themselves has no session any more: the next page is sign-in.
+    return pages.see_other("/admin/admins")

@@ -1,0 +1,314 @@
+"""Courses in the panel (DESIGN §8, §10): list, editor, translations, export and import.
+
+The editor posts §10's course document as numbered rows (`app.admin.forms.read_course`),
+validated by `app.training.course_document` and saved by `app.training.courses`, the same
+functions load-data and the AI jobs use. Buttons other than Save (add a row, move one up,
+remove one) re-post the form and show it changed, without saving, so it works without
+JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from aiohttp import web
+from marshmallow import EXCLUDE, ValidationError
+
+from app.admin import store
+from app.admin.forms import CourseDocumentSchema, TranslationSchema, read_course, read_translation
+from app.admin.routes import panel
+from app.core import pages
+from app.core.keys import POOL
+from app.training import courses
+from app.training.course_document import OPTIONS_MAX, TRANSLATION_LANGUAGES
+
+routes = web.RouteTableDef()
+
+# A UUID in the address; other words stay free for other pages (`/admin/courses/generate`).
+COURSE = "/admin/courses/{course_id:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}}"
+LANGUAGE = "{language:ar|ur|ku}"
+LANGUAGE_NAMES = {"ar": "Arabic", "ur": "Urdu", "ku": "Kurdish (Sorani)"}
+# Blank lesson and question rows under the course's own, one more after "Add another": room
+# to write without JavaScript.
+BLANK_ROWS = 1
+NEW_COURSE = {
+    "title": "",
+    "pass_mark": "70",
+    "published": False,
+    "lessons": [],
+    "quiz": [],
+    "extra_lesson": 1,
+    "extra_question": 1,
+}
+# A course document is at most about 650,000 characters (course_document.py), up to 4 bytes
+# each in UTF-8.
+IMPORT_MAX_BYTES = 3 * 1024 * 1024
+
+
+def course_id_of(request: web.Request) -> uuid.UUID:
+    try:
+        return uuid.UUID(request.match_info["course_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+
+
+async def _course(request: web.Request, language: str = "en") -> courses.Course:
+    async with request.app[POOL].acquire() as conn:
+        course = await courses.read_course(conn, course_id_of(request), language)
+    if course is None:
+        raise web.HTTPNotFound
+    return course
+
+
+def editor_values(course: courses.Course) -> dict:
+    """The editor's values of a stored course."""
+    return {
+        "title": course.title,
+        "pass_mark": "" if course.pass_mark is None else str(course.pass_mark),
+        "published": course.published,
+        "lessons": course.lessons,
+        "quiz": course.quiz,
+    }
+
+
+def apply_action(values: dict, action: str) -> dict:
+    """The editor's values after a button other than Save: `add_lesson`, `add_question`,
+    `up_lesson_<i>`, `remove_lesson_<i>`, `up_question_<q>`, `remove_question_<q>`."""
+    rows = {"lesson": values["lessons"], "question": values["quiz"]}
+    verb, _, rest = action.partition("_")
+    kind, _, number = rest.partition("_")
+    if verb == "add" and kind in rows:
+        values["extra_" + kind] = 1
+    elif kind in rows and number.isascii() and number.isdigit():
+        index, items = int(number), rows[kind]
+        if verb == "remove" and index < len(items):
+            del items[index]
+        elif verb == "up" and 0 < index < len(items):
+            items[index - 1], items[index] = items[index], items[index - 1]
+    return values
+
+
+NOTICES = {
+    "saved": "Saved.",
+    "translated": "The {} translation was saved (reviewed).",
+    "reviewed": "The {} translation is marked reviewed.",
+}
+
+
+def _notice(request: web.Request) -> str | None:
+    """What the last POST did, from the address it redirected to (`?saved=1`, `?reviewed=ar`)."""
+    for name, text in NOTICES.items():
+        value = request.query.get(name)
+        if value is not None:
+            return text.format(LANGUAGE_NAMES.get(value, ""))
+    return None
+
+
+async def _editor(request, *, course=None, values, errors=None, status=200, changed=False):
+    context = {
+        "course": course,
+        "notice": _notice(request) if request.method == "GET" else None,
+        "values": values,
+        "errors": errors or {},
+        "changed": changed,
+        "blank_lessons": BLANK_ROWS + values.get("extra_lesson", 0),
+        "blank_questions": BLANK_ROWS + values.get("extra_question", 0),
+        "options_max": OPTIONS_MAX,
+        "translations": [],
+        "language_names": LANGUAGE_NAMES,
+    }
+    if course is not None:
+        async with request.app[POOL].acquire() as conn:
+            states = {
+                t["language"]: t for t in await courses.translation_states(conn, course.course_id)
+            }
+        context["translations"] = [(lang, states.get(lang)) for lang in TRANSLATION_LANGUAGES]
+    return panel(request, "admin/courses/editor.html", context, status=status)
+
+
+async def _submit(request: web.Request, course: courses.Course | None) -> web.Response:
+    form = await request.post()
+    values, document, errors = read_course(CourseDocumentSchema(), form)
+    action = form.get("action", "save")
+    if action != "save":
+        values = apply_action(values, action if isinstance(action, str) else "")
+        return await _editor(request, course=course, values=values, changed=True)
+    if errors:
+        return await _editor(request, course=course, values=values, errors=errors, status=400)
+    # The id from the address: asyncpg's own UUID type (course.course_id) is no JSON value.
+    course_id = course_id_of(request) if course else None
+    async with request.app[POOL].acquire() as conn:
+        course_id = await courses.save_course(conn, document, course_id, values["published"])
+    return pages.see_other(f"/admin/courses/{course_id}?saved=1")
+
+
+@routes.get("/admin/courses")
+async def list_courses(request: web.Request) -> web.Response:
+    return await _list_page(request)
+
+
+async def _list_page(request, *, import_error=None, status=200):
+    context = {
+        "courses": await store.course_list(request.app[POOL]),
+        "languages": TRANSLATION_LANGUAGES,
+        "import_error": import_error,
+    }
+    return panel(request, "admin/courses/list.html", context, status=status)
+
+
+@routes.get("/admin/courses/new")
+async def new_course_page(request: web.Request) -> web.Response:
+    return await _editor(request, values=dict(NEW_COURSE))
+
+
+@routes.post("/admin/courses/new")
+async def create_course(request: web.Request) -> web.Response:
+    return await _submit(request, None)
+
+
+class ImportRefused(Exception):
+    pass
+
+
+@routes.post("/admin/courses/import")
+async def import_course(request: web.Request) -> web.Response:
+    """A course document file (the export's shape) becomes a new, unpublished course."""
+    try:
+        document = CourseDocumentSchema(unknown=EXCLUDE).load(await _uploaded_json(request))
+    except ImportRefused as exc:
+        return await _list_page(request, import_error=str(exc), status=400)
+    except ValidationError as exc:
+        return await _list_page(request, import_error=_where(exc.messages), status=400)
+    async with request.app[POOL].acquire() as conn:
+        course_id = await courses.save_course(conn, document, published=False)
+    return pages.see_other(f"/admin/courses/{course_id}?saved=1")
+
+
+async def _uploaded_json(request: web.Request):
+    """The JSON value of the multipart field `file`, read up to IMPORT_MAX_BYTES."""
+    if request.content_type != "multipart/form-data":
+        raise ImportRefused("Choose a course file (.json) to import.")
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if part.name != "file":
+            continue
+        data = bytearray()
+        while chunk := await part.read_chunk():
+            data += chunk
+            if len(data) > IMPORT_MAX_BYTES:
+                raise ImportRefused("The file is larger than 3 MB: it is not a course document.")
+        if not data:
+            raise ImportRefused("Choose a course file (.json) to import.")
+        try:
+            return json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise ImportRefused("The file is not UTF-8 text.") from None
+        except json.JSONDecodeError as exc:
+            raise ImportRefused(f"The file is not valid JSON: {exc}.") from None
+        except RecursionError:
+            raise ImportRefused("The file is not a course document (nested too deeply).") from None
+    raise ImportRefused("Choose a course file (.json) to import.")
+
+
+def _where(messages, path: str = "") -> str:
+    """The first problem of a document as `quiz[0].correct: message`."""
+    if isinstance(messages, dict):
+        key, inner = next(iter(messages.items()))
+        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+        return _where(inner, path + step)
+    message = messages[0] if isinstance(messages, list) else str(messages)
+    if path == "_schema":
+        return f"The file is not a course document: {message}"
+    return f"{path}: {message}" if path else message
+
+
+@routes.get(COURSE)
+async def course_page(request: web.Request) -> web.Response:
+    course = await _course(request)
+    return await _editor(request, course=course, values=editor_values(course))
+
+
+@routes.post(COURSE)
+async def save_course(request: web.Request) -> web.Response:
+    return await _submit(request, await _course(request))
+
+
+@routes.get(COURSE + "/export.json")
+async def export_course(request: web.Request) -> web.Response:
+    """The course document, with the course's id (so load-data can read it as a record)."""
+    course = await _course(request)
+    if not course.has_content:
+        raise web.HTTPNotFound
+    document = {"id": str(course.course_id), **course.document()}
+    return web.Response(
+        text=json.dumps(document, ensure_ascii=False, indent=2),
+        content_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="course-{course.course_id}.json"'},
+    )
+
+
+async def _translation_page(request, course, language, *, values, errors=None, status=200):
+    context = {
+        "course": course,
+        "language": language,
+        "language_name": LANGUAGE_NAMES[language],
+        "values": values,
+        "errors": errors or {},
+    }
+    return panel(request, "admin/courses/translation.html", context, status=status)
+
+
+@routes.get(COURSE + "/translations/" + LANGUAGE)
+async def translation_page(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    course = await _course(request)
+    if not course.has_content:
+        raise web.HTTPNotFound
+    translated = await _course(request, language)
+    values = {"title": "", "lessons": [{}] * len(course.lessons), "quiz": [{}] * len(course.quiz)}
+    if translated.language == language:
+        values = {
+            "title": translated.title,
+            "lessons": translated.lessons,
+            "quiz": translated.quiz,
+            "state": translated.translation_state,
+        }
+    return await _translation_page(request, course, language, values=values)
+
+
+@routes.post(COURSE + "/translations/" + LANGUAGE)
+async def save_translation(request: web.Request) -> web.Response:
+    """An admin's translation is a reviewed one."""
+    language = request.match_info["language"]
+    course = await _course(request)
+    if not course.has_content:
+        raise web.HTTPNotFound
+    values, translation, errors = read_translation(
+        TranslationSchema(), await request.post(), course
+    )
+    if not errors:
+        try:
+            async with request.app[POOL].acquire() as conn:
+                await courses.save_translation(
+                    conn, course_id_of(request), language, translation, "reviewed"
+                )
+        except courses.TranslationMismatch as exc:  # the course changed meanwhile
+            errors = {
+                "course": f"The course changed while you wrote: {exc.message}. Reload the page."
+            }
+    if errors:
+        return await _translation_page(
+            request, course, language, values=values, errors=errors, status=400
+        )
+    return pages.see_other(f"/admin/courses/{course.course_id}?translated={language}")
+
+
+@routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
+async def review_translation(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    course_id = course_id_of(request)
+    async with request.app[POOL].acquire() as conn:
+        if not await courses.mark_reviewed(conn, course_id, language):
+            raise web.HTTPNotFound
+    return pages.see_other(f"/admin/courses/{course_id}?reviewed={language}")

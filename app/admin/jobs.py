@@ -1,0 +1,74 @@
+"""The jobs page: recent runs with their outcome and result line, and Run now for reminders and
+backup (the same code as the schedule and `run-job`, recorded with the admin who started it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import structlog
+from aiohttp import web
+
+from app.admin import store
+from app.admin.guard import ADMIN
+from app.admin.routes import panel
+from app.ai import store as ai_store
+from app.core import pages
+from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from jobs import JOBS, JobContext, JobFailed
+from jobs.scheduler import JobLocked, run_locked
+
+log = structlog.get_logger("admin.jobs")
+
+routes = web.RouteTableDef()
+
+RUNS_SHOWN = 50
+RUNNABLE = ("reminders", "backup")
+# Long enough for a quick run to be listed finished on the next page; a reminders run of
+# thousands of riders goes on in the background (the page then shows it running).
+WAIT_SECONDS = 2.0
+# Runs started here, kept referenced until they end (a task nobody holds may be collected).
+_running: set[asyncio.Task] = set()
+
+
+async def _jobs_page(request, status=200, *, problem=None):
+    context = {
+        "runs": await store.job_runs(request.app[POOL], RUNS_SHOWN),
+        "ai_jobs": await ai_store.recent_jobs(request.app[POOL], RUNS_SHOWN),
+        "runnable": RUNNABLE,
+        "problem": problem,
+    }
+    return panel(request, "admin/jobs.html", context, status=status)
+
+
+@routes.get("/admin/jobs")
+async def jobs_page(request: web.Request) -> web.Response:
+    return await _jobs_page(request)
+
+
+async def _run(name: str, context: JobContext, admin_id: int) -> None:
+    try:
+        result = await run_locked(JOBS[name], context, started_by=admin_id)
+    except JobFailed as exc:
+        log.error("job failed", job=name, error=str(exc), started_by=admin_id)
+    except JobLocked:
+        raise
+    except Exception:
+        log.exception("job failed", job=name, started_by=admin_id)
+    else:
+        log.info("job run", job=name, result=result, started_by=admin_id)
+
+
+@routes.post("/admin/jobs/{job}/run")
+async def run_now(request: web.Request) -> web.Response:
+    name = request.match_info["job"]
+    if name not in RUNNABLE:
+        raise web.HTTPNotFound
+    app = request.app
+    context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=app[DATABASE_URL])
+    task = asyncio.create_task(_run(name, context, request[ADMIN].admin_id))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    done, _ = await asyncio.wait({task}, timeout=WAIT_SECONDS)
+    if done and isinstance(task.exception(), JobLocked):
+        return await _jobs_page(request, 409, problem=str(task.exception()))
+    return pages.see_other("/admin/jobs")

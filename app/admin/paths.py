@@ -1,0 +1,143 @@
+"""Learning paths in the panel (DESIGN §8): list, create, edit.
+
+A path is validated as load-data's path records are (`app.training.records`) and written by
+the same function; saving an active automatic path (`all_matching`, `onboarding`) runs that
+path's rule for every rider, set-based, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from aiohttp import web
+
+from app.admin import store
+from app.admin.forms import PATH_DAYS_MAX, PathForm, read_path
+from app.admin.routes import panel
+from app.core import pages
+from app.core.fields import integer_text
+from app.core.keys import POOL
+from app.core.loader import RecordError
+from app.training import store as training
+from app.training.loading import write_paths
+from app.training.riders import MARKETS, VEHICLE_TYPES
+from app.training.schemas import FLAG_TYPES
+
+routes = web.RouteTableDef()
+
+AUTOMATIC_RULES = ("all_matching", "onboarding")
+RULES = (
+    ("manual", "Manual: assigned by the team or the API"),
+    ("all_matching", "Auto-assign to every matching rider"),
+    ("onboarding", "Riders in onboarding status"),
+    ("flag", "When a rider gets a flag"),
+)
+# Course lists shown beyond the path's own: room to add courses without JavaScript.
+BLANK_COURSES = 3
+NEW_PATH = {
+    "active": True,
+    "days_to_complete": 30,
+    "rule": "manual",
+    "flag_types": [],
+    "markets": [],
+    "vehicle_types": [],
+    "nationalities": [],
+    "courses": [],
+}
+
+
+class UnknownCourse(Exception):
+    pass
+
+
+def path_id_of(request: web.Request) -> uuid.UUID:
+    """The path's UUID from the address; anything else is a 404 page."""
+    try:
+        return uuid.UUID(request.match_info["path_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+
+
+async def save(pool, path_id: uuid.UUID, path: dict) -> int:
+    """Write the path (one transaction) and, when it is active and automatic, run its rule for
+    every rider; returns the assignments made. UnknownCourse when a course has gone."""
+    async with pool.acquire() as conn, conn.transaction():
+        try:
+            await write_paths(conn, [{"id": path_id, **path}])
+        except RecordError as exc:
+            raise UnknownCourse(exc.message) from None
+        if path["active"] and path["rule"] in AUTOMATIC_RULES:
+            return await training.run_rules(conn, None, path_id)
+    return 0
+
+
+async def _form_page(request, *, path_id=None, values, errors=None, status=200):
+    pool = request.app[POOL]
+    courses = await store.course_choices(pool)
+    chosen = [str(course) for course in values.get("courses", [])]
+    context = {
+        "path_id": path_id,
+        "values": values,
+        "chosen_courses": chosen + [""] * BLANK_COURSES,
+        "errors": errors or {},
+        "courses": courses,
+        "rules": RULES,
+        "flag_types": FLAG_TYPES,
+        "markets": MARKETS,
+        "vehicle_types": VEHICLE_TYPES,
+        "days_max": PATH_DAYS_MAX,
+        "assigned": _assigned(request),
+        "counts": await store.path_assignments(pool, path_id) if path_id else None,
+    }
+    return panel(request, "admin/paths/form.html", context, status=status)
+
+
+def _assigned(request: web.Request) -> int | None:
+    """The assignments the last save made (`?assigned=N` after the redirect)."""
+    return integer_text(request.query.get("assigned", ""))
+
+
+async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Response:
+    values, errors = read_path(PathForm(), await request.post())
+    saved_id = path_id or uuid.uuid4()  # the spec: a new path gets a UUID, its page's address
+    if not errors:
+        try:
+            assigned = await save(request.app[POOL], saved_id, values)
+        except UnknownCourse as exc:
+            errors = {"courses": str(exc)}
+    if errors:
+        return await _form_page(request, path_id=path_id, values=values, errors=errors, status=400)
+    return pages.see_other(f"/admin/paths/{saved_id}?assigned={assigned}")
+
+
+@routes.get("/admin/paths")
+async def list_paths(request: web.Request) -> web.Response:
+    paths = await store.path_list(request.app[POOL])
+    return panel(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
+
+
+@routes.get("/admin/paths/new")
+async def new_path_page(request: web.Request) -> web.Response:
+    return await _form_page(request, values=NEW_PATH)
+
+
+@routes.post("/admin/paths/new")
+async def create_path(request: web.Request) -> web.Response:
+    return await _submit(request, None)
+
+
+@routes.get("/admin/paths/{path_id}")
+async def path_page(request: web.Request) -> web.Response:
+    path_id = path_id_of(request)
+    row = await store.path(request.app[POOL], path_id)
+    if row is None:
+        raise web.HTTPNotFound
+    return await _form_page(request, path_id=path_id, values=dict(row))
+
+
+@routes.post("/admin/paths/{path_id}")
+async def save_path(request: web.Request) -> web.Response:
+    path_id = path_id_of(request)
+    if await store.path(request.app[POOL], path_id) is None:
+        raise web.HTTPNotFound
+    return await _submit(request, path_id)

@@ -1,0 +1,149 @@
+"""The riders list and the rider page with its actions (status, PIN, flag, path)."""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import quote
+
+from aiohttp import web
+
+from app.admin import store
+from app.admin.forms import (
+    RiderFlagForm,
+    RiderPathForm,
+    RidersQuery,
+    RiderStatusForm,
+    read,
+    read_fields,
+)
+from app.admin.routes import panel
+from app.admin.search import rider_search
+from app.core import pages, sessions
+from app.core.keys import POOL, SETTINGS
+from app.messaging.notifications import notify_flag
+from app.training import store as training
+from app.training.pins import hash_pin
+from app.training.riders import MARKETS, STATUSES
+from app.training.schemas import FLAG_TYPES
+
+routes = web.RouteTableDef()
+
+PAGE_SIZE = 50
+PIN_DIGITS = 6
+FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality")
+RIDER = "/admin/riders/{rider_id:[^/]+}"
+NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path open."
+
+
+@routes.get("/admin/riders")
+async def riders_list(request: web.Request) -> web.Response:
+    values, errors = read_fields(RidersQuery(), request.query)
+    filters = {name: values[name] for name in FILTERS if values.get(name)}
+    context = {"filters": filters, "errors": errors, "markets": MARKETS, "statuses": STATUSES}
+    if errors:
+        return panel(request, "admin/riders.html", {**context, "riders": []}, status=400)
+    rows = await store.riders_page(
+        request.app[POOL],
+        values.get("after", ""),
+        rider_search(values.get("q")),
+        filters,
+        PAGE_SIZE + 1,
+    )
+    more = len(rows) > PAGE_SIZE
+    riders = rows[:PAGE_SIZE]
+    context["riders"] = riders
+    context["next_after"] = riders[-1]["rider_id"] if more else None
+    return panel(request, "admin/riders.html", context)
+
+
+async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
+    """The rider page; `form` names the action whose `errors` (and entered values) it shows."""
+    found = await store.rider_page(request.app[POOL], rider_id)
+    if found is None:
+        raise web.HTTPNotFound
+    context = {
+        **found,
+        "statuses": STATUSES,
+        "flag_types": FLAG_TYPES,
+        "form": form,
+        "errors": errors or {},
+        "notice": notice,
+    }
+    return panel(request, "admin/rider.html", context, status=status)
+
+
+def _back(rider_id: str) -> web.Response:
+    return pages.see_other(f"/admin/riders/{quote(rider_id, safe='')}")
+
+
+@routes.get(RIDER)
+async def rider_page(request: web.Request) -> web.Response:
+    return await _rider_page(request, request.match_info["rider_id"])
+
+
+@routes.post(RIDER + "/status")
+async def set_status(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    values, errors = read(RiderStatusForm(), await request.post())
+    if errors:
+        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await store.set_rider_status(conn, rider_id, values["status"]):
+            raise web.HTTPNotFound
+        if values["status"] == "inactive":
+            await sessions.revoke_rider(conn, rider_id)
+        # As a status sent through the API: a rider now in onboarding gets its paths.
+        await training.run_rules(conn, [rider_id])
+    return _back(rider_id)
+
+
+@routes.post(RIDER + "/pin")
+async def reset_pin(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await store.set_rider_pin(conn, rider_id, hash_pin(pin)):
+            raise web.HTTPNotFound
+        await sessions.revoke_rider(conn, rider_id)
+    # Shown once, on this answer only: the PIN is stored hashed.
+    notice = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
+    return await _rider_page(request, rider_id, notice=notice)
+
+
+@routes.post(RIDER + "/flags")
+async def add_flag(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    values, errors = read(RiderFlagForm(), await request.post())
+    if errors:
+        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
+    pool = request.app[POOL]
+    async with pool.acquire() as conn:
+        saved = await training.save_flag(
+            conn, rider_id, values["type"], values.get("note"), source="admin"
+        )
+    if saved is None:
+        raise web.HTTPNotFound
+    _flag_id, path_ids = saved
+    await notify_flag(
+        pool, request.app[SETTINGS], rider_id, path_ids, notify=values.get("notify") == "on"
+    )
+    return _back(rider_id)
+
+
+@routes.post(RIDER + "/assignments")
+async def assign_rider_path(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    values, errors = read(RiderPathForm(), await request.post())
+    if errors:
+        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
+    async with request.app[POOL].acquire() as conn:
+        created = await training.assign_path(
+            conn, values["path_id"], [rider_id], None, None, None, why="admin"
+        )
+    if created is None:
+        errors = {"path_id": "This path does not exist any more."}
+        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
+    if created == 0:
+        # Also the answer for an unknown rider: the page is then a 404.
+        return await _rider_page(request, rider_id, notice=NOTHING_ASSIGNED)
+    return _back(rider_id)

@@ -1,0 +1,17 @@
+-- The messages list (/admin/messages): up to $6 messages before message $1 (NULL: the newest
+-- first) in (created_at, message_id) order, newest first, with every filter given ($2 status,
+-- $3 kind, $4 from, $5 until: a UTC time range, until exclusive; NULL: any). Run planned per
+-- call. Served by messages_created (the order, the keyset and the dates), messages_unsent for
+-- failed and logged ones; riders by primary key for the name.
+SELECT m.message_id, m.rider_id, r.name, m.kind, m.status, m.error, m.created_at
+FROM messages m
+JOIN riders r ON r.rider_id = m.rider_id
+WHERE ($1::bigint IS NULL
+       OR (m.created_at, m.message_id) < (SELECT created_at, message_id FROM messages
+                                          WHERE message_id = $1))
+  AND ($2::text IS NULL OR m.status = $2)
+  AND ($3::text IS NULL OR m.kind = $3)
+  AND ($4::timestamptz IS NULL OR m.created_at >= $4)
+  AND ($5::timestamptz IS NULL OR m.created_at < $5)
+ORDER BY m.created_at DESC, m.message_id DESC
+LIMIT $6

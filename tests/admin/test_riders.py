@@ -1,0 +1,98 @@
+"""The riders list: search, filters, keyset paging, escaping."""
+
+import re
+
+from tests.admin.riders_data import add_riders
+
+
+def _listed(page: str) -> list[str]:
+    return re.findall(r'<td><a href="/admin/riders/[^"]+">([^<]+)</a></td>', page)
+
+
+async def _list(admin_client, query: str = "") -> tuple[int, str]:
+    response = await admin_client.get(f"/admin/riders{query}")
+    return response.status, await response.text()
+
+
+async def test_list_shows_every_rider_in_id_order(admin_client, db):
+    await add_riders(db)
+    status, page = await _list(admin_client)
+    assert status == 200
+    assert _listed(page) == ["R-1", "R-2", "R-3", "R-4"]
+    assert 'rel="next"' not in page
+
+
+async def test_names_are_escaped(admin_client, db):
+    await add_riders(db)
+    _, page = await _list(admin_client)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+async def test_q_matches_rider_id_name_or_phone_end(admin_client, db):
+    await add_riders(db)
+    assert _listed((await _list(admin_client, "?q=R-3"))[1]) == ["R-3"]
+    # The name, any case, anywhere in it (3 characters or more).
+    assert _listed((await _list(admin_client, "?q=STONE"))[1]) == ["R-2"]
+    assert _listed((await _list(admin_client, "?q=ri"))[1]) == []
+    # LIKE's wildcards are searched as text.
+    assert _listed((await _list(admin_client, "?q=100%25_"))[1]) == ["R-4"]
+    assert _listed((await _list(admin_client, "?q=%25%25%25"))[1]) == []
+    # The phone's last digits (4 or more, a leading + allowed).
+    assert _listed((await _list(admin_client, "?q=4567"))[1]) == ["R-1"]
+    assert _listed((await _list(admin_client, "?q=%2B0001"))[1]) == ["R-2"]
+    assert _listed((await _list(admin_client, "?q=567"))[1]) == []
+    # Only ASCII digits are digits.
+    assert _listed((await _list(admin_client, "?q=٤٥٦٧"))[1]) == []
+
+
+async def test_filters_combine(admin_client, db):
+    await add_riders(db)
+    assert _listed((await _list(admin_client, "?market=AE"))[1]) == ["R-1", "R-2"]
+    assert _listed((await _list(admin_client, "?market=AE&status=onboarding"))[1]) == ["R-2"]
+    assert _listed((await _list(admin_client, "?vehicle_type=car"))[1]) == ["R-2", "R-4"]
+    assert _listed((await _list(admin_client, "?city=Doha"))[1]) == ["R-4"]
+    assert _listed((await _list(admin_client, "?nationality=IN&q=Sam"))[1]) == ["R-1"]
+    status, page = await _list(admin_client, "?city=Doha&q=Sam")
+    assert status == 200 and "No rider matches." in page
+    # The form keeps what was searched.
+    _, page = await _list(admin_client, "?city=Doha&market=QA")
+    assert 'name="city" type="text" value="Doha"' in page
+    assert '<option value="QA" selected>' in page
+
+
+async def test_a_bad_filter_is_a_400_with_its_message(admin_client, db):
+    await add_riders(db)
+    status, page = await _list(admin_client, "?market=XX&city=Doha")
+    assert status == 400
+    assert "Must be one of" in page
+    assert 'value="Doha"' in page
+
+
+async def test_keyset_paging_50_a_page(admin_client, db):
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market, city) SELECT 'R' || lpad(i::text, 3, '0'),"
+        " 'Rider ' || i, 'AE', CASE WHEN i % 2 = 0 THEN 'Dubai' ELSE 'Sharjah' END"
+        " FROM generate_series(1, 120) i"
+    )
+    _, page = await _list(admin_client, "?city=Dubai")
+    first = _listed(page)
+    assert len(first) == 50 and first[0] == "R002" and first[-1] == "R100"
+    next_link = re.search(r'href="(/admin/riders\?[^"]+)">Next', page).group(1)
+    assert "city=Dubai" in next_link and "after=R100" in next_link
+    _, page = await _list(
+        admin_client, next_link.replace("&amp;", "&").removeprefix("/admin/riders")
+    )
+    assert _listed(page) == [
+        "R102",
+        "R104",
+        "R106",
+        "R108",
+        "R110",
+        "R112",
+        "R114",
+        "R116",
+        "R118",
+        "R120",
+    ]
+    assert 'rel="next"' not in page
