@@ -93,7 +93,7 @@ async def test_a_mid_stream_failure_shows_a_clear_message(
     await page.screenshot(path=screenshots / "ai-assistant-failure-ar-360.png", full_page=True)
 
 
-async def test_an_admin_generates_a_course_and_watches_the_job(
+async def test_an_admin_generates_a_course_then_translates_it(
     ai_server, make_admin, fake_ai, phone_page, screenshots, tmp_path
 ):
     admin = await make_admin()
@@ -103,7 +103,8 @@ async def test_an_admin_generates_a_course_and_watches_the_job(
     await page.fill("#email", admin.email)
     await page.fill("#password", admin.password)
     await page.click("button[type=submit]")
-    await page.goto(f"{ai_server}/admin/courses/generate")
+    await page.goto(f"{ai_server}/admin/courses")
+    await page.click("text=Generate with AI")
     source = tmp_path / "helmets.pdf"
     source.write_bytes(make_pdf(["Wear your helmet on every ride."]))
     await page.set_input_files("#ai-source", str(source))
@@ -114,5 +115,12 @@ async def test_an_admin_generates_a_course_and_watches_the_job(
     assert "Helmet safety" in await page.text_content("main")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
-    assert errors == []
     await page.screenshot(path=screenshots / "ai-job-360.png", full_page=True)
+    await page.click("text=Helmet safety")
+    await page.click("text=Translate with AI >> nth=0")  # the first row: Arabic
+    await page.wait_for_selector('[data-job-status="succeeded"]', timeout=15_000)
+    assert "Translation into Arabic" in await page.text_content("h1")
+    assert errors == []
+    await page.click("text=Helmet safety")
+    await page.screenshot(path=screenshots / "ai-course-translated-360.png", full_page=True)
+    assert "machine" in await page.text_content("main")
