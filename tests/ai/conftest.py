@@ -105,12 +105,22 @@ async def job_status(client: PageClient, location: str) -> tuple[str, str]:
     return STATUS.search(page).group(1), page
 
 
-async def wait_for_job(client: PageClient, location: str, timeout: float = 30) -> str:
-    """The job page once the job has ended (asserts it does within `timeout` seconds)."""
-    deadline = asyncio.get_running_loop().time() + timeout
+async def wait_for_job(
+    client: PageClient, location: str, timeout: float = 30, logs: list | None = None
+) -> str:
+    """The job page once the job has ended (asserts it does within `timeout` seconds). With
+    the `logs` of a capture, a failed job's line is waited for too: the runner writes it just
+    after the row says `failed`, which the page may show first."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while True:
         status, page = await job_status(client, location)
         if status != "running":
-            return page
-        assert asyncio.get_running_loop().time() < deadline, "the job did not end"
+            break
+        assert loop.time() < deadline, "the job did not end"
         await asyncio.sleep(0.05)
+    if status == "failed" and logs is not None:
+        while not any(line["event"] in jobs.FAILED.values() for line in logs):
+            assert loop.time() < deadline, "the failed job logged no line"
+            await asyncio.sleep(0.01)
+    return page

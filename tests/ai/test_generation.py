@@ -30,12 +30,12 @@ async def upload(client, name: str, data: bytes, path: str = GENERATE):
     return await client.post(f"{path}?csrf_token={token}", data=form, allow_redirects=False)
 
 
-async def generated(client, name: str, data: bytes) -> tuple[str, str]:
+async def generated(client, name: str, data: bytes, logs=None) -> tuple[str, str]:
     response = await upload(client, name, data)
     assert response.status == 303, await response.text()
     location = response.headers["Location"]
     assert location.startswith("/admin/jobs/")
-    return location, await wait_for_job(client, location)
+    return location, await wait_for_job(client, location, logs=logs)
 
 
 def failed_lines(logs, event="Course generation failed"):
@@ -118,7 +118,7 @@ def _zip(entries: dict[str, bytes]) -> bytes:
 )
 async def test_a_dangerous_or_broken_package_fails_the_job(ai_admin, fake_ai, package, reason):
     with structlog.testing.capture_logs() as logs:
-        _, page = await generated(ai_admin, "course.zip", package())
+        _, page = await generated(ai_admin, "course.zip", package(), logs=logs)
     assert 'data-job-status="failed"' in page
     assert reason in page.replace("&amp;", "&")
     assert failed_lines(logs) == [
@@ -134,7 +134,7 @@ async def test_a_dangerous_or_broken_package_fails_the_job(ai_admin, fake_ai, pa
 
 async def test_a_broken_pdf_fails_the_job(ai_admin):
     with structlog.testing.capture_logs() as logs:
-        _, page = await generated(ai_admin, "broken.pdf", b"%PDF-1.4\nthis is not a pdf")
+        _, page = await generated(ai_admin, "broken.pdf", b"%PDF-1.4\nthis is not a pdf", logs=logs)
     assert 'data-job-status="failed"' in page
     assert len(failed_lines(logs)) == 1
     assert failed_lines(logs)[0]["reason"].startswith("the PDF could not be read")
@@ -172,7 +172,7 @@ async def test_a_broken_pdf_fails_the_job(ai_admin):
 async def test_provider_failures_fail_the_job_with_one_line(ai_admin, fake_ai, answers, reason):
     fake_ai.script.extend(answers)
     with structlog.testing.capture_logs() as logs:
-        _, page = await generated(ai_admin, "notes.txt", b"Drink water in the heat.")
+        _, page = await generated(ai_admin, "notes.txt", b"Drink water in the heat.", logs=logs)
     assert 'data-job-status="failed"' in page
     lines = failed_lines(logs)
     assert len(lines) == 1 and lines[0]["log_level"] == "error"
@@ -195,7 +195,7 @@ async def test_a_slow_provider_times_out(ai_client, make_admin, fake_ai, monkeyp
     client = await ai_client()
     await sign_in(client.client, await make_admin())
     with structlog.testing.capture_logs() as logs:
-        _, page = await generated(client, "notes.txt", b"Drink water.")
+        _, page = await generated(client, "notes.txt", b"Drink water.", logs=logs)
     assert 'data-job-status="failed"' in page
     assert "no answer from the AI provider within 0.3 s" in page
     assert [line["reason"] for line in failed_lines(logs)] == [

@@ -59,7 +59,7 @@ async def test_a_translation_that_does_not_fit_the_course_fails(
     fake_ai.script.append(fake.document({**ARABIC, "lessons": ARABIC["lessons"][:1]}))
     with structlog.testing.capture_logs() as logs:
         response = await translate(ai_admin, course_id, "ur")
-        page = await wait_for_job(ai_admin, response.headers["Location"])
+        page = await wait_for_job(ai_admin, response.headers["Location"], logs=logs)
     reason = "the AI's translation does not follow the course: lessons: the course has 2 lessons"
     assert 'data-job-status="failed"' in page and reason in page.replace("&#39;", "'")
     lines = [line for line in logs if line["event"] == "Translation failed"]
@@ -73,7 +73,7 @@ async def test_a_provider_error_fails_the_translation(ai_admin, fake_ai, course_
     fake_ai.script.extend([fake.status(500)] * 3)
     with structlog.testing.capture_logs() as logs:
         response = await translate(ai_admin, course_id, "ku")
-        page = await wait_for_job(ai_admin, response.headers["Location"])
+        page = await wait_for_job(ai_admin, response.headers["Location"], logs=logs)
     assert 'data-job-status="failed"' in page
     lines = [line for line in logs if line["event"] == "Translation failed"]
     assert len(lines) == 1 and lines[0]["reason"].startswith("the AI provider answered 500")
