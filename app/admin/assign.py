@@ -9,6 +9,7 @@ from app.admin import store
 from app.admin.forms import AssignForm, read_fields
 from app.admin.routes import panel
 from app.core import pages
+from app.core.fields import integer_text
 from app.core.keys import POOL
 from app.training import store as training
 from app.training.riders import MARKETS, STATUSES
@@ -28,7 +29,7 @@ async def _assign_page(request, status=200, *, values=None, errors=None, preview
         "values": values or {},
         "errors": errors or {},
         "preview": preview,
-        "assigned": request.query.get("assigned"),
+        "assigned": integer_text(request.query.get("assigned", "")),
     }
     return panel(request, "admin/assign.html", context, status=status)
 

@@ -6,15 +6,7 @@ COURSE_ID = "00000000-0000-0000-0000-0000000000c1"
 
 
 async def add_riders(db):
-    await db.execute(
-        "INSERT INTO riders (rider_id, name, market, phone, city, vehicle_type, nationality,"
-        " status) VALUES"
-        " ('R-1', 'Sam Rivers', 'AE', '+971501234567', 'Dubai', 'motorbike', 'IN', 'active'),"
-        " ('R-2', 'Alia Stone', 'AE', '+971509990001', 'Abu Dhabi', 'car', 'PK', 'onboarding'),"
-        " ('R-3', '<script>alert(1)</script>', 'KW', '+96550001111', 'Kuwait City', 'bicycle',"
-        "  'EG', 'active'),"
-        " ('R-4', 'Omar 100%_done', 'QA', NULL, 'Doha', 'car', 'IN', 'inactive')"
-    )
+    await add_rider_rows(db)
     await db.execute(
         "INSERT INTO courses (course_id, title, has_quiz, pass_mark) VALUES ($1, 'Road safety',"
         " true, 80)",
@@ -32,6 +24,19 @@ async def add_riders(db):
         PATH_ID,
         COURSE_ID,
         FLAG_PATH_ID,
+    )
+
+
+async def add_rider_rows(db):
+    """The riders alone, for a journey that makes its courses and paths in the panel."""
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market, phone, city, vehicle_type, nationality,"
+        " status) VALUES"
+        " ('R-1', 'Sam Rivers', 'AE', '+971501234567', 'Dubai', 'motorbike', 'IN', 'active'),"
+        " ('R-2', 'Alia Stone', 'AE', '+971509990001', 'Abu Dhabi', 'car', 'PK', 'onboarding'),"
+        " ('R-3', '<script>alert(1)</script>', 'KW', '+96550001111', 'Kuwait City', 'bicycle',"
+        "  'EG', 'active'),"
+        " ('R-4', 'Omar 100%_done', 'QA', NULL, 'Doha', 'car', 'IN', 'inactive')"
     )
 
 

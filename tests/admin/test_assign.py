@@ -40,7 +40,7 @@ async def test_confirm_assigns_with_why_admin(admin_client, db):
     # R-4 in Doha is inactive: skipped.
     assert await _assignments(db) == [("R-1", "admin")]
     page = await (await admin_client.get(response.headers["Location"])).text()
-    assert "1 assignments created" in page
+    assert "1 assignment created" in page
 
 
 async def test_pasted_ids_and_filters_combine(admin_client, db):

@@ -1,11 +1,14 @@
-"""A training team member on a phone: first admin through the setup link, a rider found by
-search, a path assigned with the city filter, the assignment on the rider page (why admin)."""
+"""A training team member on a phone: the issue's journey (first admin through the setup link,
+a course with a quiz, a path with it, assigned with the city filter, seen on the rider page), then
+the messages, jobs and admins pages."""
 
+import re
+from datetime import date
 from pathlib import Path
 
 from app.admin import accounts
 from app.core import database
-from tests.admin.riders_data import add_riders
+from tests.admin.riders_data import add_rider_rows, add_riders
 from tests.web import PHONE
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -15,22 +18,73 @@ async def _fits(page) -> None:
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-async def test_assign_a_path_by_city_and_see_it_on_the_rider_page(
+async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
     live_server, database_url, phone_page
 ):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # Riders come from outside the panel (the API or the CSV import): R-1 in Dubai and R-2 in
+    # Abu Dhabi, both in market AE, so only the city tells them apart.
     async with database.connect(database_url) as conn:
-        await add_riders(conn)
+        await add_rider_rows(conn)
         token = await accounts.new_setup_token(conn)
     page = phone_page
 
+    # The first admin, through the one-time setup link `serve` logs while no admin exists.
     await page.goto(f"{live_server}/admin/setup?token={token}")
     await page.fill("#email", "lead@example.com")
     await page.fill("#name", "Training Lead")
     await page.fill("#password", "a long passphrase")
     await page.click("button[type=submit]")
     assert page.url == f"{live_server}/admin"
+    await page.click("text=Sign out")
+    await page.fill("#email", "lead@example.com")
+    await page.fill("#password", "a long passphrase")
+    await page.click("button[type=submit]")
+    assert page.url == f"{live_server}/admin"
 
+    # A published course with a lesson and a one-question quiz.
+    await page.click("nav >> text=Courses")
+    await page.click("text=New course")
+    await page.fill("#title", "Dubai road rules")
+    await page.fill("#pass_mark", "100")
+    await page.fill("#lesson_title_0", "Roundabouts")
+    await page.fill("#lesson_body_0", "Give way to traffic **already on** the roundabout.")
+    await page.fill("#question_0", "Who goes first at a roundabout?")
+    await page.fill("#option_0_0", "Traffic already on it")
+    await page.fill("#option_0_1", "The fastest rider")
+    await page.check("input[name=correct_0][value='0']")
+    await page.check("#published")
+    await page.click("button[value=save] >> nth=0")
+    assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?saved=1", page.url)
+    assert await page.is_checked("#published")
+
+    # A manual path with that course: nobody has it until the team assigns it.
+    await page.click("nav >> text=Paths")
+    await page.click("text=New path")
+    await page.fill("#name", "Dubai starters")
+    await page.fill("#days_to_complete", "10")
+    await page.select_option("#course-1", label="Dubai road rules")
+    await page.click("text=Create path")
+    assert re.fullmatch(rf"{live_server}/admin/paths/[0-9a-f-]{{36}}\?assigned=0", page.url)
+    assert await page.text_content(".notice") == "Saved."
+
+    # The market alone matches both riders; the city filter narrows it to R-1.
+    await page.click("nav >> text=Assign")
+    await page.select_option("#path_id", label="Dubai starters")
+    await page.check("input[name=markets][value=AE]")
+    await page.click("text=Preview count")
+    assert "2 riders would be assigned." in await page.text_content(".notice")
+    await page.check("input[name=cities][value=Dubai]")
+    await page.click("text=Preview count")
+    assert "1 rider would be assigned." in await page.text_content(".notice")
+    await _fits(page)
+    await page.screenshot(path=SCREENSHOTS / "assign-preview-360.png", full_page=True)
+    await page.click("text=Assign to 1 rider")
+    assert "1 assignment created (why: admin)." in await page.text_content(".notice")
+
+    # The Abu Dhabi rider got nothing; found by search, the Dubai rider has the path (why admin).
+    await page.goto(f"{live_server}/admin/riders/R-2")
+    assert "No assignment." in await page.text_content("main")
     await page.click("nav >> text=Riders")
     await page.fill("#q", "rivers")
     await page.click("form.filters button[type=submit]")
@@ -39,26 +93,11 @@ async def test_assign_a_path_by_city_and_see_it_on_the_rider_page(
     await page.screenshot(path=SCREENSHOTS / "riders-search-360.png", full_page=True)
     await page.click("tbody >> text=R-1")
     assert page.url == f"{live_server}/admin/riders/R-1"
-    assert "No assignment." in await page.text_content("main")
-
-    await page.click("nav >> text=Assign")
-    await page.select_option("#path_id", label="Road basics")
-    await page.check("input[name=cities][value=Dubai]")
-    await page.click("text=Preview count")
-    assert "1 riders would be assigned." in await page.text_content(".notice")
-    await _fits(page)
-    await page.screenshot(path=SCREENSHOTS / "assign-preview-360.png", full_page=True)
-    await page.click("text=Assign to 1 riders")
-    assert "1 assignments created (why: admin)." in await page.text_content(".notice")
-
-    await page.goto(f"{live_server}/admin/riders/R-1")
-    row = page.locator("tbody tr", has_text="Road basics")
-    assert await row.locator("td").all_text_contents() == [
-        "Road basics",
-        "admin",
-        *(await row.locator("td").all_text_contents())[2:4],
-        "open",
-    ]
+    rows = page.locator("tbody tr", has_text="Dubai starters")
+    assert await rows.count() == 1
+    path, why, assigned, deadline, state = await rows.locator("td").all_text_contents()
+    assert (path, why, state) == ("Dubai starters", "admin", "open")
+    assert (date.fromisoformat(deadline) - date.fromisoformat(assigned)).days == 10
     await _fits(page)
     await page.screenshot(path=SCREENSHOTS / "rider-page-360.png", full_page=True)
 
