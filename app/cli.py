@@ -118,11 +118,14 @@ def _serve_here(
     shared_port: bool,
     watched: Sequence[multiprocessing.Process] = (),
 ) -> None:
-    from app.web import create_app
+    from app.ai import jobs as ai_jobs
+    from app.web import create_app, freeze_startup_objects
     from jobs import scheduler
 
     app = create_app(settings, url)
     scheduler.setup(app)
+    ai_jobs.setup(app)
+    freeze_startup_objects(app)
     if watched:
         app.cleanup_ctx.append(_watch(watched))
     loop = uvloop.new_event_loop()

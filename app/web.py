@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from aiohttp import web
 
 from app.core import csrf, database, openapi, pages
@@ -57,9 +59,22 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
+        app.cleanup_ctx.extend(family.contexts)
     app[ERROR_SHAPES] = ErrorShapes(
         (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
     )
     openapi.setup(app, API_DESCRIPTION)
     pages.setup(app)
     return app
+
+
+def freeze_startup_objects(app: web.Application) -> None:
+    """Once the app has started (modules, templates, pool, clients: objects that live as long
+    as the process), move them out of the garbage collector's reach: its full passes would
+    otherwise walk them all, ~100 ms on a busy 2-core machine, with the event loop stopped."""
+
+    async def freeze(_app: web.Application) -> None:
+        gc.collect()
+        gc.freeze()
+
+    app.on_startup.append(freeze)

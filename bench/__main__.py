@@ -13,6 +13,7 @@ BENCHMARKS = (
     "admin",
     "admin_paths",
     "csv",
+    "ai",
 )
 
 names = sys.argv[1:] or BENCHMARKS

@@ -11,6 +11,7 @@ from aiohttp import web
 from app.admin import store
 from app.admin.guard import ADMIN
 from app.admin.routes import panel
+from app.ai import store as ai_store
 from app.core import pages
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from jobs import JOBS, JobContext, JobFailed
@@ -32,6 +33,7 @@ _running: set[asyncio.Task] = set()
 async def _jobs_page(request, status=200, *, problem=None):
     context = {
         "runs": await store.job_runs(request.app[POOL], RUNS_SHOWN),
+        "ai_jobs": await ai_store.recent_jobs(request.app[POOL], RUNS_SHOWN),
         "runnable": RUNNABLE,
         "problem": problem,
     }

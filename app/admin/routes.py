@@ -39,7 +39,13 @@ NAVIGATION = (
 
 def panel(request: web.Request, template: str, context: dict, status: int = 200) -> web.Response:
     """A signed-in page of the panel: the layout's navigation and the admin's name."""
-    context = {"navigation": NAVIGATION, "admin": request[ADMIN], **context}
+    # `ai_configured`: for the AI's partials the course pages include (app/ai/templates/ai).
+    context = {
+        "navigation": NAVIGATION,
+        "admin": request[ADMIN],
+        "ai_configured": request.app[SETTINGS].ai_configured,
+        **context,
+    }
     return pages.render(request, template, context, status=status)
 
 
@@ -69,9 +75,7 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
     if not request.app[SETTINGS].session_secret_ok:
         return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     try:
-        session_id = await accounts.sign_in(
-            request.app[POOL], values["email"], values["password"]
-        )
+        session_id = await accounts.sign_in(request.app[POOL], values["email"], values["password"])
     except accounts.WrongCredentials:
         return _sign_in_page(request, 401, values=entered, problem=WRONG)
     except TooManyAttempts as exc:

@@ -56,6 +56,21 @@ def _messaging_url(env: Mapping[str, str]) -> str | None:
     )
 
 
+def _ai_base_url(env: Mapping[str, str]) -> str:
+    """AI_BASE_URL: the API key travels with every request, so https (http only to this
+    machine: a local Ollama or vLLM server, a test double)."""
+    url = (_optional(env, "AI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return url
+    if parts.scheme == "http" and parts.hostname in LOCAL_HOSTS:
+        return url
+    raise ConfigError(
+        "AI_BASE_URL must be an https:// URL (http:// only for localhost), "
+        f"got {parts.scheme or 'no'} scheme"
+    )
+
+
 def _web_concurrency(env: Mapping[str, str]) -> int:
     raw = env.get("WEB_CONCURRENCY", "").strip() or "1"
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 64:
@@ -91,6 +106,9 @@ class Settings:
     backup_dir: Path
     log_format: str
     migrate_on_start: bool
+    ai_base_url: str
+    ai_api_key: str | None
+    ai_model: str | None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -127,6 +145,9 @@ class Settings:
             backup_dir=Path(backup_dir).resolve() if backup_dir else data_dir / "backups",
             log_format=log_format,
             migrate_on_start=_flag(env, "MIGRATE_ON_START", True),
+            ai_base_url=_ai_base_url(env),
+            ai_api_key=_optional(env, "AI_API_KEY"),
+            ai_model=_optional(env, "AI_MODEL"),
         )
 
     @property
@@ -143,3 +164,8 @@ class Settings:
         return bool(
             self.messaging_api_url and self.messaging_token and self.messaging_phone_number_id
         )
+
+    @property
+    def ai_configured(self) -> bool:
+        """DESIGN §1: the AI is "connected" when a key and a model are set."""
+        return bool(self.ai_api_key and self.ai_model)

@@ -1,0 +1,172 @@
+"""The one client of the AI provider (DESIGN §10): an OpenAI-compatible Chat Completions API
+through the `openai` package's AsyncOpenAI, with a timeout and its retries on 429 and 5xx.
+
+Two calls: `document` asks for a JSON document following a JSON schema (structured output) and
+returns it parsed, not yet validated (the caller validates it with its marshmallow schema
+before storing anything); `stream` yields an answer's text as it arrives. Every failure is a
+`ProviderError` whose reason is one readable line, without prompt or answer text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import openai
+from aiohttp import web
+
+from app.core.config import Settings
+from app.core.keys import SETTINGS
+
+# Generation and translation answers are long (a course part is a few thousand tokens): a
+# whole answer may take minutes. A stream's timeout is per read, between two chunks.
+DOCUMENT_TIMEOUT = 300.0
+STREAM_TIMEOUT = 60.0
+CONNECT_TIMEOUT = 10.0
+# Retries after the first attempt, on 408, 409, 429, 5xx and lost connections, with the
+# client's backoff (it honours Retry-After).
+MAX_RETRIES = 2
+
+
+# The HTTP library under the openai package (httpx2; httpx before openai 3): reading a stream
+# can raise its errors unwrapped.
+try:
+    import httpx2 as _http
+except ImportError:  # pragma: no cover - openai < 3
+    import httpx as _http
+
+HTTP_ERRORS = (openai.APIError, _http.HTTPError)
+
+
+class ProviderError(Exception):
+    """The provider failed or answered something unusable; `reason` says which."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _reason(exc: Exception, timeout: float) -> str:
+    if isinstance(exc, openai.APITimeoutError | _http.TimeoutException):
+        return f"no answer from the AI provider within {timeout:g} s"
+    if isinstance(exc, openai.APIStatusError):
+        # The provider's own words (its `error.message`), not the client's framing of them.
+        body = exc.body if isinstance(exc.body, dict) else {}
+        detail = body.get("message") if isinstance(body.get("message"), str) else ""
+        return f"the AI provider answered {exc.status_code}: {detail[:200]}".rstrip(": ")
+    if isinstance(exc, openai.APIConnectionError | _http.TransportError):
+        return "the AI provider could not be reached"
+    return f"the AI provider's answer could not be read ({type(exc).__name__})"
+
+
+class Provider:
+    def __init__(self, settings: Settings, http_client=None):
+        self.model = settings.ai_model
+        self._client = openai.AsyncOpenAI(
+            base_url=settings.ai_base_url,
+            api_key=settings.ai_api_key,
+            timeout=openai.Timeout(DOCUMENT_TIMEOUT, connect=CONNECT_TIMEOUT),
+            max_retries=MAX_RETRIES,
+            http_client=http_client,
+        )
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    async def document(self, messages: list[dict], name: str, schema: dict) -> Any:
+        """The model's JSON answer following `schema`, parsed (not yet validated)."""
+        try:
+            completion = await self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,
+                response_format={
+                    "type": "json_schema",
+                    "json_schema": {"name": name, "strict": True, "schema": schema},
+                },
+            )
+        except HTTP_ERRORS as exc:
+            raise ProviderError(_reason(exc, DOCUMENT_TIMEOUT)) from exc
+        if not completion.choices:
+            raise ProviderError("the AI provider's answer has no choices")
+        choice = completion.choices[0]
+        if choice.finish_reason == "length":
+            raise ProviderError("the AI's answer was cut off: it is longer than the model allows")
+        text = choice.message.content
+        if not text:
+            refusal = getattr(choice.message, "refusal", None)
+            raise ProviderError("the model refused" if refusal else "the AI's answer is empty")
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise ProviderError("the AI's answer is not valid JSON") from None
+
+    async def stream(self, messages: list[dict]) -> AsyncIterator[str]:
+        """The answer's text, piece by piece, as the provider sends it."""
+        try:
+            chunks = await self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,
+                stream=True,
+                timeout=openai.Timeout(STREAM_TIMEOUT, connect=CONNECT_TIMEOUT),
+            )
+            # Closed however the reading ends (a rider who leaves closes this generator).
+            async with chunks:
+                async for chunk in chunks:
+                    if chunk.choices and (text := chunk.choices[0].delta.content):
+                        yield text
+        except HTTP_ERRORS as exc:
+            raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
+
+
+# The app's provider, or None when the AI is not configured (DESIGN §1).
+PROVIDER = web.AppKey("ai_provider", Provider)
+
+
+def _canned(request) -> _http.Response:
+    if b'"stream":true' in request.content.replace(b" ", b""):
+        chunk = {
+            "id": "w",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "w",
+            "choices": [{"index": 0, "delta": {"content": "{}"}, "finish_reason": None}],
+        }
+        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        return _http.Response(200, content=body, headers={"Content-Type": "text/event-stream"})
+    message = {"role": "assistant", "content": "{}"}
+    return _http.Response(
+        200,
+        json={
+            "id": "w",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "w",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        },
+    )
+
+
+async def warm_up(settings: Settings) -> None:
+    """The openai client imports its modules and builds its models on its first request (a
+    few tenths of a second of the event loop): do it at start, against a canned answer, so
+    that no rider's question or job pays for it while the loop serves others."""
+    client = _http.AsyncClient(transport=_http.MockTransport(_canned))
+    provider = Provider(settings, http_client=client)
+    try:
+        await provider.document([{"role": "user", "content": "warm-up"}], "warm_up", {})
+        async for _ in provider.stream([{"role": "user", "content": "warm-up"}]):
+            pass
+    finally:
+        await provider.close()
+
+
+async def provider_context(app: web.Application):
+    """cleanup_ctx: one client (and its connection pool) for the life of the app."""
+    settings = app[SETTINGS]
+    app[PROVIDER] = provider = Provider(settings) if settings.ai_configured else None
+    if provider is not None:
+        await warm_up(settings)
+    yield
+    if provider is not None:
+        await provider.close()
