@@ -9,9 +9,8 @@
 -- as common as "Ahmed" matches 1 rider in 20: a trigram bitmap would read them all); and the
 -- few riders found by ID or phone whose name does not match. The filters are written in both
 -- branches because a branch's LIMIT keeps them from being pushed down from outside.
--- Served by riders' primary key (order, keyset, q as an ID), riders_name_trgm,
--- riders_phone_suffix, and the filters' indexes (riders_market, riders_status,
--- riders_vehicle_type, riders_city, riders_nationality).
+-- Served by riders' primary key (order, keyset, q as an ID, and the filters, checked on the
+-- walk), riders_name_trgm and riders_phone_suffix.
 SELECT r.*
 FROM (
     (SELECT rider_id, name, market, phone, city, vehicle_type, nationality, status
