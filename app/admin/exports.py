@@ -19,34 +19,23 @@ import weakref
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-import structlog
 from aiohttp import web
 from marshmallow import Schema, ValidationError
 
 from app.admin import store
+from app.admin.csv_riders import FIELDS
 from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
 from app.core import html
 from app.core.keys import POOL
-
-log = structlog.get_logger("admin.exports")
+from app.core.streaming import write_chunks
 
 routes = web.RouteTableDef()
 
 ROWS_PER_PART = 500_000  # spec, Limits: CSV exports, rows per file
 
 COLUMNS = {
-    "riders": (
-        "riderId",
-        "name",
-        "market",
-        "phone",
-        "city",
-        "vehicleType",
-        "nationality",
-        "language",
-        "status",
-        "createdAt",
-    ),
+    # The import's fields without the PIN (only its hash is stored), then when the rider came.
+    "riders": (*(field for field in FIELDS if field != "pin"), "createdAt"),
     "assignments": ("riderId", "pathId", "path", "why", "assignedAt", "deadline", "completedAt"),
     "completions": (
         "riderId",
@@ -202,20 +191,7 @@ async def stream_csv(
     response.content_type = "text/csv"
     response.charset = "utf-8"
     await response.prepare(request)
-    sent = 0
-    try:
-        await response.write((BOM + header).encode())
-        async for chunk in chunks:
-            await response.write(chunk.encode())
-            sent += len(chunk)
-        await response.write_eof()
-    except ConnectionError:
-        # Only the response's writes raise it: the database driver has its own errors.
-        log.info("client went away mid-export", path=request.path, sent_chars=sent)
-    except BaseException:
-        if request.transport is not None:
-            request.transport.close()
-        raise
+    await write_chunks(request, response, chunks, head=BOM + header)
     return response
 
 

@@ -12,12 +12,10 @@ import contextlib
 import weakref
 from collections.abc import AsyncIterator, Sequence
 
-import structlog
 from aiohttp import web
 
 from app.core.errors import ApiError
-
-log = structlog.get_logger("app.checks")
+from app.core.streaming import write_chunks
 
 # Tens of kB a write: few enough writes to be cheap, small enough to keep memory flat.
 CHUNK_CHARS = 64 * 1024
@@ -88,18 +86,6 @@ async def stream_array(request: web.Request, batches: Batches) -> web.StreamResp
     response.content_type = "application/json"
     response.charset = "utf-8"
     await response.prepare(request)
-    sent = 0
-    try:
-        async with contextlib.aclosing(_chunks(batches, first)) as chunks:
-            async for chunk in chunks:
-                await response.write(chunk.encode())
-                sent += len(chunk)
-        await response.write_eof()
-    except ConnectionError:
-        # Only the response's writes raise it: the database driver has its own errors.
-        log.info("client went away mid-stream", path=request.path, sent_chars=sent)
-    except BaseException:
-        if request.transport is not None:
-            request.transport.close()
-        raise
+    async with contextlib.aclosing(_chunks(batches, first)) as chunks:
+        await write_chunks(request, response, chunks)
     return response
