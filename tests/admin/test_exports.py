@@ -1,7 +1,6 @@
 """CSV exports (`/admin/exports/*.csv`): columns, filters, parts, quoting, the formula guard,
 and streaming (a client leaving, a database failing mid-stream)."""
 
-import asyncio
 import csv
 import io
 import weakref
@@ -11,9 +10,9 @@ from aiohttp import ClientPayloadError, ClientSession, CookieJar, web
 from aiohttp.test_utils import unused_port
 
 from app.admin import exports
-from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
+from tests.streams import settled
 from tests.web import sign_in
 
 PATH = "00000000-0000-0000-0000-0000000000b1"
@@ -375,22 +374,6 @@ async def test_a_long_export_is_written_in_many_chunks(admin_client, db):
     assert chunks >= 6
 
 
-async def _busy_backends(db):
-    return await db.fetchval(
-        "SELECT count(*) FROM pg_stat_activity"
-        " WHERE application_name = 'rider-ops' AND state <> 'idle' AND pid <> pg_backend_pid()"
-    )
-
-
-async def _settled(app, db):
-    pool = app[POOL]
-    for _ in range(100):
-        if pool.get_idle_size() == pool.get_size() and await _busy_backends(db) == 0:
-            return True
-        await asyncio.sleep(0.05)
-    return False
-
-
 @pytest.fixture
 async def many_riders(db):
     # ~20 MB of CSV: more than the socket buffers hold, so the server is still writing when
@@ -424,7 +407,7 @@ async def test_a_client_leaving_mid_export_ends_the_query(served, db, many_rider
     first = await response.content.read(64 * 1024)
     assert first.startswith(b"\xef\xbb\xbfriderId,")
     response.close()
-    assert await _settled(app, db)
+    assert await settled(app, db)
     again = await session.get("/admin/exports/riders.csv?q=R-0000001")
     assert [row[0] for row in rows_of(await again.read())] == ["riderId", "R-0000001"]
 
@@ -478,6 +461,6 @@ async def test_exports_beyond_the_slots_wait_then_get_a_503_page(
         assert refused.content_type == "text/html"
     finally:
         reader.close()
-    assert await _settled(app, db)
+    assert await settled(app, db)
     again = await session.get("/admin/exports/messages.csv")
     assert again.status == 200

@@ -11,10 +11,10 @@ from structlog.testing import capture_logs
 
 from app.checks import streaming
 from app.checks.streaming import CHUNK_CHARS, MAX_STREAMS
-from app.core.keys import POOL
 from app.web import create_app
 from tests.checks.data import AUTH, answer, check, load, question
 from tests.conftest import make_settings
+from tests.streams import settled
 
 QUESTIONS = [question(q) for q in range(1, 11)]
 
@@ -25,8 +25,10 @@ def many_checks(count, reported_size=0):
             i,
             recorder_id=i % 7 + 1,
             reported_items=["x" * reported_size] if reported_size else None,
-            answers=[answer(q, evidence_image_url=f"https://cdn.example.com/e/{i}-{q}.jpg")
-                     for q in range(1, 11)],
+            answers=[
+                answer(q, evidence_image_url=f"https://cdn.example.com/e/{i}-{q}.jpg")
+                for q in range(1, 11)
+            ],
         )
         for i in range(1, count + 1)
     ]
@@ -60,23 +62,6 @@ async def test_a_filtered_stream_is_valid_json_across_chunks(client, db):
     assert [c["ID"] for c in checks] == [i for i in range(1, 1501) if i % 7 + 1 == 3]
 
 
-async def _checks_backends(db):
-    return await db.fetchval(
-        "SELECT count(*) FROM pg_stat_activity"
-        " WHERE application_name = 'rider-ops' AND state <> 'idle' AND pid <> pg_backend_pid()"
-    )
-
-
-async def _settled(app, db):
-    """Wait until no pool connection is busy and no query of the app is running."""
-    pool = app[POOL]
-    for _ in range(100):
-        if pool.get_idle_size() == pool.get_size() and await _checks_backends(db) == 0:
-            return True
-        await asyncio.sleep(0.05)
-    return False
-
-
 @pytest.fixture
 async def big(db):
     # ~25 MB: more than the socket buffers hold, so the server is still writing when the
@@ -106,7 +91,7 @@ async def test_client_leaving_mid_stream_ends_the_query_and_the_server_stays_hea
         first = await response.content.read(CHUNK_CHARS)
         assert first.startswith(b'[{"ID":1,')
         response.close()
-        assert await _settled(app, db)
+        assert await settled(app, db)
     assert any(entry["event"] == "client went away mid-stream" for entry in logs)
     again = await session.get("/api/v2/checks?rider_id=501", headers=AUTH)
     assert [c["ID"] for c in await again.json()] == [1]
@@ -117,14 +102,12 @@ async def test_cancelled_handler_ends_the_query_too(client, db, big):
     response = await client.get("/api/v2/checks", headers=AUTH)
     await response.content.read(CHUNK_CHARS)
     response.close()
-    assert await _settled(client.app, db)
+    assert await settled(client.app, db)
     again = await client.get("/api/v2/checks?rider_id=501", headers=AUTH)
     assert [c["ID"] for c in await again.json()] == [1]
 
 
-async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recovers(
-    client, db, big
-):
+async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recovers(client, db, big):
     response = await client.get("/api/v2/checks", headers=AUTH)
     assert response.status == 200
     await response.content.read(CHUNK_CHARS)
@@ -145,18 +128,20 @@ async def test_slow_readers_cannot_take_the_whole_pool(served, db, big, monkeypa
     monkeypatch.setattr(streaming, "STREAM_WAIT", 0.5)
     app, session = served
     readers = [await session.get("/api/v2/checks", headers=AUTH) for _ in range(MAX_STREAMS)]
-    refused = await asyncio.gather(*(session.get("/api/v2/checks", headers=AUTH)
-                                     for _ in range(10 - MAX_STREAMS)))
+    refused = await asyncio.gather(
+        *(session.get("/api/v2/checks", headers=AUTH) for _ in range(10 - MAX_STREAMS))
+    )
     try:
         assert [r.status for r in readers] == [200] * MAX_STREAMS
         assert {r.status for r in refused} == {503}
         assert (await refused[0].json())["code"] == "busy"
-        other = await session.get("/api/v1/completions?limit=1",
-                                  headers={"x-api-key": "test-integration-key"})
+        other = await session.get(
+            "/api/v1/completions?limit=1", headers={"x-api-key": "test-integration-key"}
+        )
         assert other.status == 200
         questions = await session.get("/api/v2/questioner", headers=AUTH)
         assert questions.status == 200
     finally:
         for response in readers + list(refused):
             response.close()
-    assert await _settled(app, db)
+    assert await settled(app, db)
