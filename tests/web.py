@@ -161,3 +161,32 @@ def screenshot_dir():
     print(f"\nscreenshots: {folder}")
     if not any(folder.iterdir()):
         shutil.rmtree(folder, ignore_errors=True)
+
+
+async def sign_in_page(page, base_url: str, email: str, password: str) -> None:
+    """Sign in to the panel in the browser, as a person does on the sign-in page."""
+    await page.goto(f"{base_url}/admin/sign-in")
+    await page.fill("#email", email)
+    await page.fill("#password", password)
+    await page.click("button[type=submit]")
+    assert page.url == f"{base_url}/admin", page.url
+
+
+async def fill_new_course(
+    page, *, title: str, lessons: list[tuple[str, str]], question: str, options: list[str]
+) -> None:
+    """From the panel's navigation, open a new course and fill it (not saved yet): the lessons
+    (title, Markdown body), one quiz question whose first option is the correct one, a pass
+    mark of 100, Published ticked."""
+    await page.click("nav >> text=Courses")
+    await page.click("text=New course")
+    await page.fill("#title", title)
+    await page.fill("#pass_mark", "100")
+    for index, (lesson_title, body) in enumerate(lessons):
+        await page.fill(f"#lesson_title_{index}", lesson_title)
+        await page.fill(f"#lesson_body_{index}", body)
+    await page.fill("#question_0", question)
+    for index, option in enumerate(options):
+        await page.fill(f"#option_0_{index}", option)
+    await page.check("input[name=correct_0][value='0']")
+    await page.check("#published")

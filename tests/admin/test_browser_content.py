@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from tests.web import PHONE
+from tests.web import PHONE, fill_new_course, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -23,26 +23,19 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     )
     admin = await make_admin()
     page = phone_page
-    await page.goto(f"{live_server}/admin/sign-in")
-    await page.fill("#email", admin.email)
-    await page.fill("#password", admin.password)
-    await page.click("button[type=submit]")
-    assert page.url == f"{live_server}/admin"
+    await sign_in_page(page, live_server, admin.email, admin.password)
 
     # A course with two lessons and a one-question quiz, published.
-    await page.click("nav >> text=Courses")
-    await page.click("text=New course")
-    await page.fill("#title", "Night riding")
-    await page.fill("#pass_mark", "100")
-    await page.fill("#lesson_title_0", "Lights")
-    await page.fill("#lesson_body_0", "Switch your **lights** on.")
-    await page.fill("#lesson_title_1", "Visibility")
-    await page.fill("#lesson_body_1", "Wear the reflective vest.")
-    await page.fill("#question_0", "When are lights on?")
-    await page.fill("#option_0_0", "At night")
-    await page.fill("#option_0_1", "Never")
-    await page.check("input[name=correct_0][value='0']")
-    await page.check("#published")
+    await fill_new_course(
+        page,
+        title="Night riding",
+        lessons=[
+            ("Lights", "Switch your **lights** on."),
+            ("Visibility", "Wear the reflective vest."),
+        ],
+        question="When are lights on?",
+        options=["At night", "Never"],
+    )
     await _fits_the_phone(page)
     await page.click("button[value=save] >> nth=0")
     assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?saved=1", page.url)

@@ -9,7 +9,7 @@ from pathlib import Path
 from app.admin import accounts
 from app.core import database
 from tests.admin.riders_data import add_rider_rows, add_riders
-from tests.web import PHONE
+from tests.web import PHONE, fill_new_course, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -37,23 +37,16 @@ async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
     await page.click("button[type=submit]")
     assert page.url == f"{live_server}/admin"
     await page.click("text=Sign out")
-    await page.fill("#email", "lead@example.com")
-    await page.fill("#password", "a long passphrase")
-    await page.click("button[type=submit]")
-    assert page.url == f"{live_server}/admin"
+    await sign_in_page(page, live_server, "lead@example.com", "a long passphrase")
 
     # A published course with a lesson and a one-question quiz.
-    await page.click("nav >> text=Courses")
-    await page.click("text=New course")
-    await page.fill("#title", "Dubai road rules")
-    await page.fill("#pass_mark", "100")
-    await page.fill("#lesson_title_0", "Roundabouts")
-    await page.fill("#lesson_body_0", "Give way to traffic **already on** the roundabout.")
-    await page.fill("#question_0", "Who goes first at a roundabout?")
-    await page.fill("#option_0_0", "Traffic already on it")
-    await page.fill("#option_0_1", "The fastest rider")
-    await page.check("input[name=correct_0][value='0']")
-    await page.check("#published")
+    await fill_new_course(
+        page,
+        title="Dubai road rules",
+        lessons=[("Roundabouts", "Give way to traffic **already on** the roundabout.")],
+        question="Who goes first at a roundabout?",
+        options=["Traffic already on it", "The fastest rider"],
+    )
     await page.click("button[value=save] >> nth=0")
     assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?saved=1", page.url)
     assert await page.is_checked("#published")
@@ -114,10 +107,7 @@ async def test_messages_jobs_and_admins_fit_a_phone(
             " 'Hi', 'failed', 'no answer from the provider within 10 s (3 attempts)')"
         )
     page = phone_page
-    await page.goto(f"{live_server}/admin/sign-in")
-    await page.fill("#email", admin.email)
-    await page.fill("#password", admin.password)
-    await page.click("button[type=submit]")
+    await sign_in_page(page, live_server, admin.email, admin.password)
     await page.goto(f"{live_server}/admin/jobs")
     await page.click("text=Run reminders now")
     assert page.url == f"{live_server}/admin/jobs"

@@ -9,7 +9,7 @@ import pytest
 
 from tests.ai import fake_ai as fake
 from tests.ai.files import make_pdf
-from tests.web import PHONE
+from tests.web import PHONE, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -99,10 +99,7 @@ async def test_an_admin_generates_a_course_then_translates_it(
     admin = await make_admin()
     page = phone_page
     errors = watch_errors(page)
-    await page.goto(f"{ai_server}/admin/sign-in")
-    await page.fill("#email", admin.email)
-    await page.fill("#password", admin.password)
-    await page.click("button[type=submit]")
+    await sign_in_page(page, ai_server, admin.email, admin.password)
     await page.goto(f"{ai_server}/admin/courses")
     await page.click("text=Generate with AI")
     source = tmp_path / "helmets.pdf"
