@@ -39,36 +39,30 @@ def _pin_pepper(env: Mapping[str, str]) -> str | None:
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
-def _messaging_url(env: Mapping[str, str]) -> str | None:
-    """MESSAGING_API_URL: https, since the token travels with every request (plain http only
-    to this machine, e.g. a test double)."""
-    url = _optional(env, "MESSAGING_API_URL")
-    if url is None:
-        return None
+def _secure_url(name: str, url: str) -> str:
+    """An https URL, or plain http only to this machine (a local model server, a test double):
+    a secret travels with every request to it."""
     parts = urlsplit(url)
     if parts.scheme == "https" and parts.hostname:
         return url
     if parts.scheme == "http" and parts.hostname in LOCAL_HOSTS:
         return url
     raise ConfigError(
-        "MESSAGING_API_URL must be an https:// URL (http:// only for localhost), "
+        f"{name} must be an https:// URL (http:// only for localhost), "
         f"got {parts.scheme or 'no'} scheme"
     )
+
+
+def _messaging_url(env: Mapping[str, str]) -> str | None:
+    """MESSAGING_API_URL: the provider's token travels with every request."""
+    url = _optional(env, "MESSAGING_API_URL")
+    return None if url is None else _secure_url("MESSAGING_API_URL", url)
 
 
 def _ai_base_url(env: Mapping[str, str]) -> str:
-    """AI_BASE_URL: the API key travels with every request, so https (http only to this
-    machine: a local Ollama or vLLM server, a test double)."""
+    """AI_BASE_URL (default OpenAI's): the API key travels with every request."""
     url = (_optional(env, "AI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme == "https" and parts.hostname:
-        return url
-    if parts.scheme == "http" and parts.hostname in LOCAL_HOSTS:
-        return url
-    raise ConfigError(
-        "AI_BASE_URL must be an https:// URL (http:// only for localhost), "
-        f"got {parts.scheme or 'no'} scheme"
-    )
+    return _secure_url("AI_BASE_URL", url)
 
 
 def _web_concurrency(env: Mapping[str, str]) -> int:
