@@ -16,7 +16,6 @@ from app.training.riders import Rider
 SQL = sql.load(
     "training",
     "upsert_riders",
-    "update_rider_settings",
     "run_rules",
     "save_flag",
     "assign_flag_paths",
@@ -66,23 +65,15 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
         [r.city for r in riders],
         [r.vehicle_type for r in riders],
         [r.nationality for r in riders],
-        [r.language for r in riders],
-        [r.status for r in riders],
         [hash_pin(r.pin) if r.pin else None for r in riders],
+        {r.rider_id: r.language for r in riders if r.language},
+        {r.rider_id: r.status for r in riders if r.status},
     )
-    new = {row["rider_id"] for row in rows if row["inserted"]}
-    sent_settings = [r for r in riders if r.rider_id not in new and (r.language or r.status)]
-    if sent_settings:
-        await conn.execute(
-            SQL.update_rider_settings,
-            [r.rider_id for r in sent_settings],
-            [r.language for r in sent_settings],
-            [r.status for r in sent_settings],
-        )
+    new = sum(row["inserted"] for row in rows)
     signed_out = [r.rider_id for r in riders if r.pin or r.status == "inactive"]
     if signed_out:
         await sessions.revoke_riders(conn, signed_out)
-    return len(new), len(rows) - len(new)
+    return new, len(rows) - new
 
 
 async def run_rules(

@@ -88,6 +88,29 @@ async def test_update_sets_sent_language_and_status(api, db):
     assert (row["language"], row["status"]) == ("ur", "suspended")
 
 
+async def test_each_rider_of_a_batch_gets_only_its_own_language_and_status(api, db):
+    # IDs a JSON key must carry unchanged: quotes, a backslash, Arabic, a dot.
+    ids = ['R "1"', "R\\2", "ر-3", "R.4"]
+    await api.post("/api/v1/riders", {"riders": [
+        rider(i, language="ar", status="onboarding") for i in ids]})
+    status, body = await api.post("/api/v1/riders", {"riders": [
+        rider(ids[0], language="ur"),
+        rider(ids[1], status="suspended"),
+        rider(ids[2]),
+        rider(ids[3], language="ku", status="active"),
+        rider("R-new", status="onboarding"),
+    ]})
+    assert status == 200 and (body["inserted"], body["updated"]) == (1, 4)
+    rows = await db.fetch("SELECT rider_id, language, status FROM riders")
+    assert {r["rider_id"]: (r["language"], r["status"]) for r in rows} == {
+        ids[0]: ("ur", "onboarding"),
+        ids[1]: ("ar", "suspended"),
+        ids[2]: ("ar", "onboarding"),
+        ids[3]: ("ku", "active"),
+        "R-new": ("en", "onboarding"),
+    }
+
+
 async def test_the_last_duplicate_wins(api, db):
     status, body = await api.post("/api/v1/riders", {"riders": [
         rider("R-1", name="First", city="Doha"),
