@@ -1,0 +1,29 @@
+"""Daily removal of what the service keeps only for a while (sessions, throttling counts,
+rider-import rejects): their own code removes them lazily, per subject, which leaves the rows
+of subjects that never come back."""
+
+from __future__ import annotations
+
+import structlog
+
+from app.core import sql
+from jobs.registry import JOBS, Job, JobContext
+
+log = structlog.get_logger("jobs.housekeeping")
+
+SQL = sql.load("jobs", "housekeeping")
+
+
+async def housekeeping(context: JobContext) -> str:
+    removed = dict(await context.pool.fetchrow(SQL.housekeeping))
+    log.info("housekeeping done", **removed)
+    return (
+        f"removed {removed['sessions']} expired sessions, {removed['sign_ins']} old failed "
+        f"sign-ins, {removed['questions']} old assistant questions, {removed['imports']} old "
+        f"rider imports"
+    )
+
+
+JOBS["housekeeping"] = Job(
+    name="housekeeping", schedule="15 3 * * *", run=housekeeping, lock_id=7_200_003
+)

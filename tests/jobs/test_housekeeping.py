@@ -1,0 +1,52 @@
+"""The housekeeping job: what is kept only for a while goes, what is still in use stays."""
+
+import structlog
+
+from jobs import JOBS
+from tests.messaging.rows import add_rider
+
+housekeeping = JOBS["housekeeping"].run
+
+ARRANGE = [
+    "INSERT INTO admins (email, name, password_hash) VALUES ('a@example.com', 'A', 'x')",
+    # Sessions: one expired a second ago, one live.
+    """INSERT INTO web_sessions (id_hash, kind, admin_id, csrf_secret, expires_at)
+       VALUES ('\\x01', 'admin', 1, 's', now() - interval '1 second'),
+              ('\\x02', 'admin', 1, 's', now() + interval '1 minute')""",
+    # Failed sign-ins: outside and inside the 15-minute window, of every kind.
+    """INSERT INTO sign_in_attempts (kind, subject, at)
+       VALUES ('admin', 'gone@example.com', now() - interval '16 minutes'),
+              ('rider', 'R-1', now() - interval '15 minutes 1 second'),
+              ('verify', '10.0.0.1', now() - interval '1 day'),
+              ('rider', 'R-1', now() - interval '14 minutes')""",
+    # Assistant questions: outside and inside the hour.
+    """INSERT INTO assistant_questions (rider_id, asked_at)
+       VALUES ('R-1', now() - interval '61 minutes'), ('R-1', now() - interval '59 minutes')""",
+    # Rider imports: one of two days ago with a rejected row, one of an hour ago.
+    """INSERT INTO rider_imports (import_id, admin_id, header, created_at)
+       VALUES ('00000000-0000-4000-8000-000000000001', 1, 'riderId', now() - interval '2 days'),
+              ('00000000-0000-4000-8000-000000000002', 1, 'riderId', now() - interval '1 hour')""",
+    """INSERT INTO rider_import_rejects (import_id, line, cells, error)
+       VALUES ('00000000-0000-4000-8000-000000000001', 2, 'x', 'name is required'),
+              ('00000000-0000-4000-8000-000000000002', 2, 'y', 'name is required')""",
+]
+
+
+async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context):
+    await add_rider(db, "R-1")
+    for statement in ARRANGE:
+        await db.execute(statement)
+    with structlog.testing.capture_logs() as logs:
+        result = await housekeeping(job_context())
+    assert result == (
+        "removed 1 expired sessions, 3 old failed sign-ins, 1 old assistant questions, "
+        "1 old rider imports"
+    )
+    (line,) = [e for e in logs if e["event"] == "housekeeping done"]
+    assert (line["sessions"], line["sign_ins"], line["questions"], line["imports"]) == (1, 3, 1, 1)
+    assert await db.fetchval("SELECT array_agg(id_hash) FROM web_sessions") == [b"\x02"]
+    assert await db.fetch("SELECT kind, subject FROM sign_in_attempts") == [("rider", "R-1")]
+    assert await db.fetchval("SELECT count(*) FROM assistant_questions") == 1
+    assert await db.fetchval("SELECT array_agg(cells) FROM rider_import_rejects") == ["y"]
+    again = await housekeeping(job_context())
+    assert again.startswith("removed 0 expired sessions, 0 old failed sign-ins, 0 old")
