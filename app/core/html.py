@@ -9,6 +9,7 @@ holds the base layout and the plain page.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 from aiohttp import web
@@ -26,6 +27,9 @@ ENVIRONMENT = jinja2.Environment(
 )
 # `{{ markdown(lesson.body) }}` in any template: lesson text as safe HTML.
 ENVIRONMENT.globals["markdown"] = markdown.to_html
+# `{{ rider.rider_id | segment }}`: one path segment; Jinja's `urlencode` leaves `/` as it is,
+# which would split an ID like `AE/123` into two segments.
+ENVIRONMENT.filters["segment"] = lambda value: quote(str(value), safe="")
 
 
 def is_html_path(path: str) -> bool:

@@ -86,6 +86,23 @@ async def test_inactive_status_ends_the_riders_sessions_at_once(admin_client, db
     assert await _sessions(db, "R-1") == 0
 
 
+async def test_an_id_with_a_slash_has_its_page_and_actions(admin_client, db):
+    rider_id = "AE/12 #3"
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market) VALUES ($1, 'Slash Rider', 'AE')", rider_id
+    )
+    listing = await (await admin_client.get("/admin/riders", params={"q": rider_id})).text()
+    (link,) = re.findall(r'href="(/admin/riders/[^"?]+)"', listing)
+    assert link == "/admin/riders/AE%2F12%20%233"
+    page = await (await admin_client.get(link)).text()
+    assert "Slash Rider" in page and f'action="{link}/status"' in page
+    response = await admin_client.submit(f"{link}/status", {"status": "suspended"}, form_page=link)
+    assert (response.status, response.headers["Location"]) == (303, link)
+    assert await db.fetchval("SELECT status FROM riders WHERE rider_id = $1", rider_id) == (
+        "suspended"
+    )
+
+
 async def test_onboarding_status_runs_the_onboarding_rule(admin_client, db):
     await add_riders(db)
     await db.execute(
