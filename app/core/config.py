@@ -72,6 +72,13 @@ def _web_concurrency(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+def _trusted_proxy_hops(env: Mapping[str, str]) -> int:
+    raw = env.get("TRUSTED_PROXY_HOPS", "").strip() or "0"
+    if not (raw.isascii() and raw.isdigit()) or not 0 <= int(raw) <= 10:
+        raise ConfigError(f"TRUSTED_PROXY_HOPS must be a number from 0 to 10, got {raw!r}")
+    return int(raw)
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -85,6 +92,9 @@ class Settings:
     host: str
     port: int
     web_concurrency: int
+    # Proxies in front of the service that each append the address they saw to
+    # X-Forwarded-For (a PaaS router: 1); 0: the TCP peer is the client.
+    trusted_proxy_hops: int
     integration_api_key: str | None
     checks_api_key: str | None
     shop_import_api_key: str | None
@@ -122,6 +132,7 @@ class Settings:
             host=env.get("HOST", "").strip() or "0.0.0.0",
             port=port,
             web_concurrency=_web_concurrency(env),
+            trusted_proxy_hops=_trusted_proxy_hops(env),
             integration_api_key=_optional(env, "INTEGRATION_API_KEY"),
             checks_api_key=_optional(env, "CHECKS_API_KEY"),
             shop_import_api_key=_optional(env, "SHOP_IMPORT_API_KEY"),

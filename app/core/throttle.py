@@ -4,8 +4,10 @@ PostgreSQL so that it holds across processes. Only failures are recorded."""
 from __future__ import annotations
 
 import asyncpg
+from aiohttp import web
 
 from app.core import sql
+from app.core.keys import SETTINGS
 
 SQL = sql.load("web", "throttle_wait", "record_failure")
 
@@ -14,6 +16,18 @@ class TooManyAttempts(Exception):
     def __init__(self, minutes: int):
         super().__init__(f"Too many sign-in attempts. Try again in {minutes} minutes.")
         self.minutes = minutes
+
+
+def client_address(request: web.Request) -> str:
+    """The client's address: the TCP peer's, or behind TRUSTED_PROXY_HOPS proxies that each
+    append the address they saw to X-Forwarded-For, the one the outermost of them saw. Entries
+    further left are the client's own say and could be forged; a header with fewer entries
+    than hops did not come through those proxies, so the peer's address counts."""
+    hops = request.app[SETTINGS].trusted_proxy_hops
+    forwarded = ",".join(request.headers.getall("X-Forwarded-For", ())).split(",")
+    if hops and len(forwarded) >= hops and forwarded[-hops].strip():
+        return forwarded[-hops].strip()
+    return request.remote or "unknown"
 
 
 async def check(pool: asyncpg.Pool, kind: str, subject: str) -> None:

@@ -30,7 +30,7 @@ PROOF_CODE = re.compile(r"[ABCDEFGHJKMNPQRSTVWXYZ2-9]{8}")
 async def verify_page(request: web.Request) -> web.Response:
     language = asked_language(request)
     pool = request.app[POOL]
-    address = request.remote or "unknown"
+    address = throttle.client_address(request)
     try:
         await throttle.check(pool, THROTTLE_KIND, address)
     except throttle.TooManyAttempts as exc:

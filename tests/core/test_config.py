@@ -86,6 +86,9 @@ def test_messaging_needs_all_three_variables():
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
         ({"DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
         ({"MIGRATE_ON_START": "no"}, "MIGRATE_ON_START"),
+        ({"TRUSTED_PROXY_HOPS": "11"}, "TRUSTED_PROXY_HOPS"),
+        ({"TRUSTED_PROXY_HOPS": "١"}, "TRUSTED_PROXY_HOPS"),
+        ({"TRUSTED_PROXY_HOPS": "-1"}, "TRUSTED_PROXY_HOPS"),
     ],
 )
 def test_bad_settings_name_the_variable(env, names):

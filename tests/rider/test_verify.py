@@ -47,6 +47,27 @@ async def test_unknown_codes_are_throttled_per_address_and_valid_ones_are_not(cl
     assert "Too many checks from your network. Try again in 15 minutes." in await response.text()
 
 
+async def _fail_five_times(client, headers):
+    for _ in range(5):
+        assert (await client.get("/verify/ABCDEFGH", headers=headers)).status == 404
+
+
+async def test_behind_a_trusted_proxy_the_address_it_saw_is_throttled(make_client):
+    client = await make_client(TRUSTED_PROXY_HOPS="1")
+    # The router appends the address it saw; what the client wrote before it is its own say.
+    await _fail_five_times(client, {"X-Forwarded-For": "203.0.113.7"})
+    forged = {"X-Forwarded-For": "198.51.100.1, 203.0.113.7"}
+    assert (await client.get("/verify/ABCDEFGH", headers=forged)).status == 429
+    other = {"X-Forwarded-For": "203.0.113.7, 198.51.100.9"}
+    assert (await client.get("/verify/ABCDEFGH", headers=other)).status == 404
+
+
+async def test_without_trusted_proxies_x_forwarded_for_is_ignored(client):
+    await _fail_five_times(client, {"X-Forwarded-For": "203.0.113.7"})
+    other = {"X-Forwarded-For": "198.51.100.9"}
+    assert (await client.get("/verify/ABCDEFGH", headers=other)).status == 429
+
+
 async def test_the_page_speaks_the_language_asked_for(client, proof_code):
     page = await (await client.get(f"/verify/{proof_code}?lang=ar")).text()
     assert '<html lang="ar" dir="rtl">' in page
