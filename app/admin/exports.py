@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import weakref
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -25,6 +24,7 @@ from marshmallow import Schema, ValidationError
 from app.admin import store
 from app.admin.csv_riders import FIELDS
 from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
+from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
 from app.core import html
 from app.core.keys import POOL
 from app.core.streaming import write_chunks
@@ -62,9 +62,6 @@ _slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Spreadsheets read a file without it as their local code page, which garbles Arabic names.
 BOM = "\ufeff"
 
-_PHONE_END = re.compile(r"\+?([0-9]{4,})")
-
-
 class BadExport(Exception):
     """A 400 page naming what is wrong with the export's address."""
 
@@ -92,13 +89,12 @@ def _query(schema: Schema, request: web.Request) -> dict:
 
 def rider_filters(values: dict) -> list:
     """The parameters of admin_matching_riders (see its SQL) for the riders list's filters,
-    then whether any is given. `q` matches the rider ID exactly, a part of the name from 3
-    characters, or the end of the phone from 4 digits (a leading + allowed)."""
+    then whether any is given; `q` as the page reads it (app.admin.search.rider_search)."""
     q = values.get("q")
-    phone_end = _PHONE_END.fullmatch(q) if q else None
+    phone_end = PHONE_QUERY.match(q) if q else None
     filters = [
         q,
-        q if q and len(q) >= 3 else None,
+        q if q and len(q) >= MIN_NAME_QUERY else None,
         phone_end.group(1) if phone_end else None,
         values.get("market"),
         values.get("status"),

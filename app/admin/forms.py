@@ -20,7 +20,7 @@ from app.training.course_document import (
     TranslationSchema,
 )
 from app.training.records import PathRecordSchema
-from app.training.riders import MARKET_MESSAGE, MARKETS, MAX_LENGTHS, STATUS_MESSAGE, STATUSES
+from app.training.riders import MARKETS, MAX_LENGTHS, STATUSES
 from app.training.schemas import FLAG_TYPES
 
 EMAIL = validate.And(
@@ -262,16 +262,22 @@ MESSAGE_KINDS = ("reminder", "flag")
 SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
 
 
-class RidersQuery(Schema):
-    """The riders list's query; the export links pass the same names (README, riders list)."""
+class RiderFilters(Schema):
+    """The riders list's filters, read alike by its page and its exports (README, riders
+    list): each exact but the search text `q`, at most as long as the rider's field."""
 
-    q = fields.String(validate=validate.Length(max=200))
+    q = Text(validate=validate.Length(max=200))
     market = fields.String(validate=validate.OneOf(MARKETS))
     status = fields.String(validate=validate.OneOf(STATUSES))
-    vehicle_type = fields.String(validate=SHORT_TEXT)
-    city = fields.String(validate=SHORT_TEXT)
-    nationality = fields.String(validate=SHORT_TEXT)
-    after = fields.String(validate=SHORT_TEXT)
+    vehicle_type = Text(validate=validate.Length(max=MAX_LENGTHS["vehicleType"]))
+    city = Text(validate=validate.Length(max=MAX_LENGTHS["city"]))
+    nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
+
+
+class RidersQuery(RiderFilters):
+    """The riders list's query: the filters and the keyset (the last rider ID shown)."""
+
+    after = Text(validate=SHORT_TEXT)
 
 
 class RiderStatusForm(Schema):
@@ -382,15 +388,8 @@ class ExportQuery(Schema):
     )
 
 
-class RiderFiltersQuery(ExportQuery):
-    """The riders list's filters (`/admin/riders`), each exact but the search text `q`."""
-
-    q = Text(validate=validate.Length(max=200))
-    market = fields.String(validate=validate.OneOf(MARKETS, error=MARKET_MESSAGE))
-    status = fields.String(validate=validate.OneOf(STATUSES, error=STATUS_MESSAGE))
-    vehicle_type = Text(validate=validate.Length(max=MAX_LENGTHS["vehicleType"]))
-    city = Text(validate=validate.Length(max=MAX_LENGTHS["city"]))
-    nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
+class RiderFiltersQuery(RiderFilters, ExportQuery):
+    """The riders list's filters and the part."""
 
 
 class MessageFiltersQuery(ExportQuery):

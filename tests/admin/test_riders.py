@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from tests.admin.riders_data import add_riders
 
 
@@ -67,6 +69,42 @@ async def test_a_bad_filter_is_a_400_with_its_message(admin_client, db):
     assert status == 400
     assert "Must be one of" in page
     assert 'value="Doha"' in page
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "?q=R-3",
+        "?q=+stone+",
+        "?q=100%25_",
+        "?q=ri",
+        "?q=%2B0001",
+        "?q=٤٥٦٧",
+        "?q=Sam&nationality=IN",
+        "?market=AE&status=onboarding",
+        "?vehicle_type=car&city=Doha",
+        "?city=" + "x" * 100,
+    ],
+)
+async def test_the_riders_export_lists_exactly_the_riders_the_page_lists(admin_client, db, query):
+    await add_riders(db)
+    status, page = await _list(admin_client, query)
+    export = await admin_client.get(f"/admin/exports/riders.csv{query}")
+    assert (status, export.status) == (200, 200)
+    exported = [line.split(",", 1)[0] for line in (await export.text()).splitlines()[1:]]
+    assert exported == _listed(page)
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("?q=a%00b", "q"), ("?city=" + "x" * 101, "city"), ("?status=Active", "status")],
+)
+async def test_a_filter_the_export_refuses_the_page_refuses_too(admin_client, db, query, field):
+    status, page = await _list(admin_client, query)
+    export = await admin_client.get(f"/admin/exports/riders.csv{query}")
+    assert (status, export.status) == (400, 400)
+    assert f"{field}: " in await export.text()
 
 
 async def test_keyset_paging_50_a_page(admin_client, db):
