@@ -81,5 +81,5 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     await _fits_the_phone(page)
 
     await page.click("nav >> text=Paths")
-    assert await page.text_content("td[data-riders]") == "2"
+    assert await page.text_content("td[data-open]") == "2"
     await page.screenshot(path=SCREENSHOTS / "admin-paths-list-360.png", full_page=True)

@@ -88,7 +88,7 @@ async def test_creating_an_active_all_matching_path_assigns_matching_riders(admi
     assert 'value="Qatar basics"' in page
     listing = await (await admin_client.get("/admin/paths")).text()
     assert f'href="/admin/paths/{path_id}">Qatar basics</a>' in listing
-    assert "<td data-riders>3</td>" in listing
+    assert "<td data-open>3</td>\n<td data-completed>0</td>" in listing
 
 
 async def test_a_rider_who_passed_every_course_gets_a_completed_assignment(admin_client, db):
@@ -107,6 +107,8 @@ async def test_a_rider_who_passed_every_course_gets_a_completed_assignment(admin
         ("R2", "rule", False),
         ("R5", "rule", False),
     ]
+    listing = await (await admin_client.get("/admin/paths")).text()
+    assert "<td data-open>2</td>\n<td data-completed>1</td>" in listing
 
 
 async def test_an_inactive_or_manual_path_assigns_nobody(admin_client, db):
