@@ -4,6 +4,8 @@ asked to follow, and the checks every answer passes before it is stored.
 A long source is cut into parts that fit the model's context; each part becomes a share of the
 lessons and questions, and the shares are joined in source order into one course (title from
 the first part), which is validated whole by the course document schema.
+A long course is translated likewise, in parts of whole lessons, since a model's answer is
+limited far below a course's longest.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from app.training.course_document import (
     QUESTIONS_MAX,
     CourseDocumentSchema,
     TranslationSchema,
+    translation_mismatch,
 )
+from app.training.courses import TranslationMismatch
 
 # About 15,000 tokens of source a request: within the context of every current hosted model
 # and of a local one run with a 32k context, with room for the answer.
@@ -29,6 +33,10 @@ PART_CHARS = 60_000
 MAX_PARTS = LESSONS_MAX
 # Parts sent to the provider at once.
 CONCURRENT_PARTS = 3
+# About 3,000 tokens of English a request: its translation (Arabic script takes more tokens
+# than English) stays well within the answer limit of current models (commonly 8k to 16k
+# tokens), which a whole course of up to 30 long lessons would not.
+TRANSLATION_PART_CHARS = 12_000
 
 LANGUAGE_NAMES = {
     "ar": "Arabic",
@@ -184,13 +192,57 @@ def merged(shares: list[dict]) -> dict:
 
 async def translate_course(provider: Provider, document: dict, language: str) -> dict:
     """The course's translation into `language`, validated (its shape against the course is
-    checked when it is saved). Raises client.ProviderError or DocumentRefused."""
-    messages = [
-        {"role": "system", "content": TRANSLATION_PROMPT.format(language=LANGUAGE_NAMES[language])},
-        {"role": "user", "content": _course_text(document)},
+    checked when it is saved). A long course goes in parts of whole lessons, each checked
+    against its part, then joined. Raises client.ProviderError, DocumentRefused or
+    courses.TranslationMismatch."""
+    system = TRANSLATION_PROMPT.format(language=LANGUAGE_NAMES[language])
+    parts = translation_parts(document)
+    gate = asyncio.Semaphore(CONCURRENT_PARTS)
+
+    async def part_translation(number: int, part: dict) -> dict:
+        messages = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": _course_text(part)},
+        ]
+        async with gate:
+            answer = await provider.document(messages, "course_translation", TRANSLATION_SCHEMA)
+        translation = validated(TranslationSchema(), answer)
+        mismatch = translation_mismatch(part, translation) if len(parts) > 1 else None
+        if mismatch is not None:
+            field, message = mismatch
+            raise TranslationMismatch(field, f"{message} in part {number} of {len(parts)}")
+        return translation
+
+    shares = await asyncio.gather(*(part_translation(n, p) for n, p in enumerate(parts, 1)))
+    return {
+        "title": shares[0]["title"],
+        "lessons": [lesson for share in shares for lesson in share["lessons"]],
+        "quiz": shares[-1]["quiz"],
+        "given_correct": shares[-1]["given_correct"],
+    }
+
+
+def translation_parts(document: dict) -> list[dict]:
+    """The course in parts of whole lessons of at most TRANSLATION_PART_CHARS of text (a
+    longer lesson alone), in order; every part has the title, the last one the quiz."""
+    groups: list[list[dict]] = [[]]
+    size = 0
+    for lesson in document["lessons"]:
+        length = len(lesson["title"]) + len(lesson["body"])
+        if groups[-1] and size + length > TRANSLATION_PART_CHARS:
+            groups.append([])
+            size = 0
+        groups[-1].append(lesson)
+        size += length
+    last = len(groups) - 1
+    return [
+        {
+            "title": document["title"],
+            "lessons": group,
+            "quiz": document["quiz"] if n == last else [],
+        }
+        for n, group in enumerate(groups)
     ]
-    answer = await provider.document(messages, "course_translation", TRANSLATION_SCHEMA)
-    return validated(TranslationSchema(), answer)
 
 
 def _course_text(document: dict) -> str:

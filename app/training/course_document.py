@@ -108,9 +108,9 @@ def translation_mismatch(course: dict, translation: dict) -> tuple[str, str] | N
     """(field, message) of the first place where a loaded translation does not follow the
     course's shape, or None when it does. `course` holds the course's lessons and quiz."""
     if len(translation["lessons"]) != len(course["lessons"]):
-        return "lessons", f"the course has {len(course['lessons'])} lessons"
+        return "lessons", f"the course has {_count(course['lessons'], 'lesson')}"
     if len(translation["quiz"]) != len(course["quiz"]):
-        return "quiz", f"the course has {len(course['quiz'])} questions"
+        return "quiz", f"the course has {_count(course['quiz'], 'question')}"
     for index, (ours, theirs) in enumerate(zip(course["quiz"], translation["quiz"], strict=True)):
         if len(theirs["options"]) != len(ours["options"]):
             return f"quiz[{index}].options", f"the question has {len(ours['options'])} options"
@@ -118,6 +118,10 @@ def translation_mismatch(course: dict, translation: dict) -> tuple[str, str] | N
         if given is not None and sorted(given) != sorted(ours["correct"]):
             return f"quiz[{index}].correct", "must be the course's correct options"
     return None
+
+
+def _count(items: list, noun: str) -> str:
+    return f"{len(items)} {noun}" if len(items) == 1 else f"{len(items)} {noun}s"
 
 
 def stored_translation(translation: dict) -> dict:

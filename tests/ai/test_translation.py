@@ -3,6 +3,7 @@ translation riders of that language see, or a failed job and one `Translation fa
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -148,3 +149,86 @@ async def test_the_recent_jobs_partial_for_the_jobs_page(
     assert "No AI job yet." in ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=[])
     page = await (await ai_admin.get("/admin/jobs")).text()
     assert f'href="{response.headers["Location"]}"' in page and "AI jobs" in page
+
+
+LONG_COURSE = {
+    "title": "Night riding",
+    "lessons": [
+        {"title": f"Lesson {n}", "body": f"Part {n}. " + "Keep your lights on. " * 330}
+        for n in range(1, 4)
+    ],
+    "quiz": [{"question": "Lights at night?", "options": ["On", "Off"], "correct": [0]}],
+    "pass_mark": 70,
+}
+
+
+def _arabic_echo(extra_lesson: bool = False) -> object:
+    """An answer that 'translates' whatever part it is sent (ع before every text), with a
+    lesson too many when `extra_lesson`."""
+
+    async def answer(request, body):
+        sent = json.loads(body["messages"][1]["content"])
+        lessons = [
+            {"title": f"ع {lesson['title']}", "body": f"ع {lesson['body'][:20]}"}
+            for lesson in sent["lessons"] + sent["lessons"][:1] * extra_lesson
+        ]
+        quiz = [
+            {"question": f"ع {q['question']}", "options": [f"ع {o}" for o in q["options"]]}
+            for q in sent["quiz"]
+        ]
+        return await fake.document(
+            {"title": f"ع {sent['title']}", "lessons": lessons, "quiz": quiz}
+        )(request, body)
+
+    return answer
+
+
+@pytest.fixture
+async def long_course_id(database_url) -> uuid.UUID:
+    async with database.connect(database_url) as conn:
+        return await courses.save_course(conn, LONG_COURSE)
+
+
+async def test_a_long_course_is_translated_in_parts_of_whole_lessons(
+    ai_admin, fake_ai, long_course_id, database_url
+):
+    fake_ai.script.extend([_arabic_echo()] * 3)
+    response = await translate(ai_admin, long_course_id)
+    page = await wait_for_job(ai_admin, response.headers["Location"])
+    assert 'data-job-status="succeeded"' in page
+    sent = [json.loads(r["json"]["messages"][1]["content"]) for r in fake_ai.requests]
+    # 3 lessons of ~6,900 characters: no two fit in one part of 12,000.
+    assert sorted(lesson["title"] for part in sent for lesson in part["lessons"]) == [
+        "Lesson 1",
+        "Lesson 2",
+        "Lesson 3",
+    ]
+    assert all(len(part["lessons"]) == 1 for part in sent)
+    assert [len(part["quiz"]) for part in sent].count(1) == 1
+    async with database.connect(database_url) as conn:
+        course = await courses.read_course(conn, long_course_id, "ar")
+    assert course.translation_state == "machine" and course.title == "ع Night riding"
+    assert [lesson["title"] for lesson in course.lessons] == [
+        "ع Lesson 1",
+        "ع Lesson 2",
+        "ع Lesson 3",
+    ]
+    assert course.lessons[1]["body"].startswith("ع Part 2.")
+    assert course.quiz[0]["question"] == "ع Lights at night?"
+    assert course.quiz[0]["correct"] == [0]
+
+
+async def test_a_part_that_does_not_follow_its_lessons_fails_the_translation(
+    ai_admin, fake_ai, long_course_id, database_url
+):
+    fake_ai.script.extend([_arabic_echo(), _arabic_echo(extra_lesson=True), _arabic_echo()])
+    with structlog.testing.capture_logs() as logs:
+        response = await translate(ai_admin, long_course_id)
+        page = await wait_for_job(ai_admin, response.headers["Location"], logs=logs)
+    assert 'data-job-status="failed"' in page
+    (line,) = [line for line in logs if line["event"] == "Translation failed"]
+    assert line["reason"].startswith(
+        "the AI's translation does not follow the course: lessons: the course has 1 lesson in part "
+    )
+    async with database.connect(database_url) as conn:
+        assert await conn.fetchval("SELECT count(*) FROM course_translations") == 0
