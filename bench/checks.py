@@ -51,7 +51,8 @@ def _answer_sql(k: int) -> str:
         evidence.append(f'-{qid}.jpg"')
     evidence_sql = (
         f"""'"https://cdn.example.com/evidence/' || g || {_per_country(evidence)}"""
-        if k % 2 == 0 else "'null'"
+        if k % 2 == 0
+        else "'null'"
     )
     unanswered = f"(g + {k}) % 17 = 0"
     return (
@@ -96,8 +97,9 @@ FROM (SELECT g, (g % 8 + 1)::int AS c FROM generate_series(1::bigint, {CHECKS}) 
 FILTERS = {
     "recorder_id (500 checks)": "recorder_id=5007",
     "rider_id (5 checks)": "rider_id=123456",
-    "check_date_from + _to, one day (960 checks)":
-        "check_date_from=2025-06-01&check_date_to=2025-06-01",
+    "check_date_from + _to, one day (960 checks)": (
+        "check_date_from=2025-06-01&check_date_to=2025-06-01"
+    ),
     "check_date_from, last day (641 checks)": "check_date_from=2026-11-07",
     "check_date_to, first day (959 checks)": "check_date_to=2024-01-01",
     "is_validation=false (501 checks)": "is_validation=false",
@@ -120,7 +122,7 @@ async def _stream(url: str) -> tuple[int, float, float]:
                     assert data.startswith(b"["), data[:20]
                 window = tail + data
                 count += window.count(MARKER)
-                tail = window[-(len(MARKER) - 1):]
+                tail = window[-(len(MARKER) - 1) :]
                 last = data
         total = time.perf_counter() - started
     assert last.endswith(b"]"), last[-20:]
@@ -174,25 +176,40 @@ def main() -> bool:
     url = fresh_database("bench_checks")
     started = time.perf_counter()
     run_sql(url, QUESTIONS_SQL, CHECKS_SQL)
-    print(f"data set: {CHECKS:,} checks x {ANSWERS} answers built and analysed in "
-          f"{time.perf_counter() - started:.1f} s", flush=True)
+    print(
+        f"data set: {CHECKS:,} checks x {ANSWERS} answers built and analysed in "
+        f"{time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
     ok = True
     with Server(url) as server:
         base = server.url
         print(f"server RSS at start, for comparison: {server.rss_mb():.1f} MB", flush=True)
-        ok &= report("first byte of the full list (best of 5)",
-                     1000 * min(asyncio.run(_first_byte(f"{base}/api/v2/checks"))
-                                for _ in range(5)), 200, "ms")
+        ok &= report(
+            "first byte of the full list (best of 5)",
+            1000 * min(asyncio.run(_first_byte(f"{base}/api/v2/checks")) for _ in range(5)),
+            200,
+            "ms",
+        )
         count, first_byte, total = asyncio.run(_stream(f"{base}/api/v2/checks"))
         assert count == CHECKS, count
         ok &= report("full stream: first byte", 1000 * first_byte, 200, "ms")
-        ok &= report(f"full stream: {count:,} checks", count / total, 50_000, "checks/s",
-                     higher_is_better=True)
+        ok &= report(
+            f"full stream: {count:,} checks",
+            count / total,
+            50_000,
+            "checks/s",
+            higher_is_better=True,
+        )
         ok &= report("server peak RSS, whole run so far", server.peak_rss_mb(), 200, "MB")
         for name, (seconds, matched) in asyncio.run(_filters(base)).items():
             assert 0 < matched <= 1000, (name, matched)
             ok &= report(f"filter {name}: got {matched}", 1000 * seconds, 100, "ms")
-        ok &= report("query ended after the client left mid-stream",
-                     1000 * asyncio.run(_disconnect(base, url)), 1000, "ms")
+        ok &= report(
+            "query ended after the client left mid-stream",
+            1000 * asyncio.run(_disconnect(base, url)),
+            1000,
+            "ms",
+        )
         ok &= report("server peak RSS, whole run", server.peak_rss_mb(), 200, "MB")
     return ok

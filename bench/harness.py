@@ -119,8 +119,11 @@ class Server:
 def report(name: str, value: float, target: float, unit: str, higher_is_better=False) -> bool:
     met = value >= target if higher_is_better else value <= target
     sign = "≥" if higher_is_better else "≤"
-    print(f"{name:<58} {value:>10.1f} {unit:<9} target {sign} {target:g} {unit:<9} "
-          f"{'ok' if met else 'MISSED'}", flush=True)
+    print(
+        f"{name:<58} {value:>10.1f} {unit:<9} target {sign} {target:g} {unit:<9} "
+        f"{'ok' if met else 'MISSED'}",
+        flush=True,
+    )
     return met
 
 

@@ -114,8 +114,11 @@ def main() -> bool:
     url = fresh_database("bench_jobs")
     started = time.perf_counter()
     run_sql(url, *data_set(RIDERS))
-    print(f"data set: {RIDERS} riders, {RIDERS * PATHS} assignments "
-          f"in {time.perf_counter() - started:.0f} s", flush=True)
+    print(
+        f"data set: {RIDERS} riders, {RIDERS * PATHS} assignments "
+        f"in {time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
     ok = True
 
     selection_ms = asyncio.run(_selection_ms(url))
@@ -135,7 +138,11 @@ def main() -> bool:
     small = fresh_database("bench_jobs_send")
     run_sql(small, *data_set(PAID_RIDERS))
     seconds, served = asyncio.run(_connected_run(small))
-    ok &= report(f"connected run, {served} sends at {PROVIDER_LATENCY * 1000:.0f} ms each",
-                 seconds, served / 50 + 5, "s")
+    ok &= report(
+        f"connected run, {served} sends at {PROVIDER_LATENCY * 1000:.0f} ms each",
+        seconds,
+        served / 50 + 5,
+        "s",
+    )
     ok &= report("send rate (the provider allows 80/s)", served / seconds, 50.5, "/s")
     return ok

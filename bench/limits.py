@@ -82,10 +82,14 @@ def _load(url: str) -> tuple[float, float, float]:
     """Requests a second, median and 99th-percentile latency over LOAD_SECONDS, from
     CLIENT_PROCESSES client processes (one would be the bottleneck)."""
     with multiprocessing.get_context("spawn").Pool(CLIENT_PROCESSES) as pool:
-        latencies = sorted(x for part in pool.map(_client_process, [url] * CLIENT_PROCESSES)
-                           for x in part)
-    return (len(latencies) / LOAD_SECONDS, statistics.median(latencies) * 1000,
-            latencies[int(len(latencies) * 0.99)] * 1000)
+        latencies = sorted(
+            x for part in pool.map(_client_process, [url] * CLIENT_PROCESSES) for x in part
+        )
+    return (
+        len(latencies) / LOAD_SECONDS,
+        statistics.median(latencies) * 1000,
+        latencies[int(len(latencies) * 0.99)] * 1000,
+    )
 
 
 def main() -> bool:
@@ -95,18 +99,23 @@ def main() -> bool:
     with Server(url) as server:
         print(f"server RSS at start: {server.rss_mb():.1f} MB", flush=True)
         for path, status, peak in asyncio.run(_post_worst(server)):
-            ok &= report(f"peak RSS after 2 worst bodies at once, {path} ({status})", peak,
-                         600, "MB")
+            ok &= report(
+                f"peak RSS after 2 worst bodies at once, {path} ({status})", peak, 600, "MB"
+            )
     rates = {}
     for processes in (1, 2):
         with Server(url, WEB_CONCURRENCY=str(processes)) as server:
             time.sleep(2)  # every process listening
             rate, median, p99 = _load(server.url)
         rates[processes] = rate
-        print(f"GET /completions?limit=1, {processes} process(es), {CONNECTIONS} connections: "
-              f"{rate:.0f} req/s, median {median:.1f} ms, p99 {p99:.1f} ms", flush=True)
+        print(
+            f"GET /completions?limit=1, {processes} process(es), {CONNECTIONS} connections: "
+            f"{rate:.0f} req/s, median {median:.1f} ms, p99 {p99:.1f} ms",
+            flush=True,
+        )
     # On 2 cores shared with the client processes and PostgreSQL a second web process cannot
     # add much; the target says it costs nothing (bench/README.md has the figures).
-    ok &= report("requests/s, 2 processes / 1 process", rates[2] / rates[1], 0.9, "x",
-                 higher_is_better=True)
+    ok &= report(
+        "requests/s, 2 processes / 1 process", rates[2] / rates[1], 0.9, "x", higher_is_better=True
+    )
     return ok

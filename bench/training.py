@@ -32,7 +32,7 @@ COURSE = "('00000000-0000-4000-8000-' || lpad(to_hex({n}), 12, '0'))::uuid"
 PATH = "('00000000-0000-4000-9000-' || lpad(to_hex({n}), 12, '0'))::uuid"
 # A unique proof code for record g: an affine bijection of 0 .. 30^8-1, written in base 30.
 PROOF = " || ".join(
-    f"substr('{ALPHABET}', 1 + ((g * 48271 + 12345) % 656100000000 / {30 ** i} % 30)::int, 1)"
+    f"substr('{ALPHABET}', 1 + ((g * 48271 + 12345) % 656100000000 / {30**i} % 30)::int, 1)"
     for i in range(8)
 )
 
@@ -84,11 +84,14 @@ def _insert_then_index(url: str, table: str, statement: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         constraints = conn.execute(
             "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
-            " WHERE conrelid = %s::regclass AND contype IN ('p', 'u')", (table,)).fetchall()
+            " WHERE conrelid = %s::regclass AND contype IN ('p', 'u')",
+            (table,),
+        ).fetchall()
         indexes = conn.execute(
             "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND indexname"
             " NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass)",
-            (table, table)).fetchall()
+            (table, table),
+        ).fetchall()
         for name, _ in constraints:
             conn.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
         for name, _ in indexes:
@@ -116,9 +119,12 @@ def build(url: str) -> None:
     started = time.perf_counter()
     created = asyncio.run(_rules_for_everyone(url))
     run_sql(url)  # statistics of the new assignments
-    print(f"data set: {RIDERS:,} riders, {RESULTS:,} completions in {built:.1f} s; "
-          f"automatic rules for everyone: {created:,} assignments in "
-          f"{time.perf_counter() - started:.1f} s", flush=True)
+    print(
+        f"data set: {RIDERS:,} riders, {RESULTS:,} completions in {built:.1f} s; "
+        f"automatic rules for everyone: {created:,} assignments in "
+        f"{time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
 
 
 def _last_page_cursor(url: str, size: int) -> str:
@@ -144,11 +150,21 @@ async def _timed(session: aiohttp.ClientSession, method: str, url: str, **kwargs
 
 
 def _riders(first: int, count: int, status: str) -> dict:
-    return {"riders": [
-        {"riderId": f"R{i:07d}", "name": f"Rider {i} ({status})", "market": "Qatar",
-         "vehicleType": "Motorbike", "nationality": "Indian", "status": status,
-         "phone": "+974 5512 3456", "pin": "1234"}
-        for i in range(first, first + count)]}
+    return {
+        "riders": [
+            {
+                "riderId": f"R{i:07d}",
+                "name": f"Rider {i} ({status})",
+                "market": "Qatar",
+                "vehicleType": "Motorbike",
+                "nationality": "Indian",
+                "status": status,
+                "phone": "+974 5512 3456",
+                "pin": "1234",
+            }
+            for i in range(first, first + count)
+        ]
+    }
 
 
 async def measure(server: Server, url: str) -> bool:
@@ -158,30 +174,57 @@ async def measure(server: Server, url: str) -> bool:
     base = server.url
     ok = True
     async with aiohttp.ClientSession() as session:
-        times = [await _timed(session, "POST", f"{base}/api/v1/riders",
-                              json=_riders(RIDERS + 1 + run * 5000, 5000, "onboarding"))
-                 for run in range(WRITE_RUNS)]
-        ok &= report("POST /riders, 5,000 new riders (rules included)", max(times) * 1000,
-                     1000, "ms")
-        times = [await _timed(session, "POST", f"{base}/api/v1/riders",
-                              json=_riders(1 + run * 5000, 5000, "onboarding"))
-                 for run in range(WRITE_RUNS)]
-        ok &= report("POST /riders, 5,000 updated riders (rules included)", max(times) * 1000,
-                     1000, "ms")
+        times = [
+            await _timed(
+                session,
+                "POST",
+                f"{base}/api/v1/riders",
+                json=_riders(RIDERS + 1 + run * 5000, 5000, "onboarding"),
+            )
+            for run in range(WRITE_RUNS)
+        ]
+        ok &= report(
+            "POST /riders, 5,000 new riders (rules included)", max(times) * 1000, 1000, "ms"
+        )
+        times = [
+            await _timed(
+                session,
+                "POST",
+                f"{base}/api/v1/riders",
+                json=_riders(1 + run * 5000, 5000, "onboarding"),
+            )
+            for run in range(WRITE_RUNS)
+        ]
+        ok &= report(
+            "POST /riders, 5,000 updated riders (rules included)", max(times) * 1000, 1000, "ms"
+        )
         ids = [f"R{i:07d}" for i in range(1, 250_001)]
         times = []
         for path in range(11, 11 + WRITE_RUNS):  # a fresh manual path each run
             path_id = f"00000000-0000-4000-9000-{path:012x}"
-            times.append(await _timed(session, "POST", f"{base}/api/v1/assignments",
-                                      json={"pathId": path_id, "riderIds": ids}))
+            times.append(
+                await _timed(
+                    session,
+                    "POST",
+                    f"{base}/api/v1/assignments",
+                    json={"pathId": path_id, "riderIds": ids},
+                )
+            )
         ok &= report("POST /assignments, 250,000 riderIds", max(times) * 1000, 3000, "ms")
         last_cursor = _last_page_cursor(url, 5000)
         firsts, lasts = [], []
         for _ in range(10):
-            firsts.append(await _timed(session, "GET", f"{base}/api/v1/completions",
-                                       params={"limit": "5000"}))
-            lasts.append(await _timed(session, "GET", f"{base}/api/v1/completions",
-                                      params={"limit": "5000", "cursor": last_cursor}))
+            firsts.append(
+                await _timed(session, "GET", f"{base}/api/v1/completions", params={"limit": "5000"})
+            )
+            lasts.append(
+                await _timed(
+                    session,
+                    "GET",
+                    f"{base}/api/v1/completions",
+                    params={"limit": "5000", "cursor": last_cursor},
+                )
+            )
         first, last = statistics.median(firsts), statistics.median(lasts)
         ok &= report("GET /completions, first page of 5,000", first * 1000, 100, "ms")
         ok &= report("GET /completions, last page of 5,000", last * 1000, 100, "ms")

@@ -146,4 +146,3 @@ def make_client(aiohttp_client, database_url):
 @pytest.fixture
 async def client(make_client):
     return await make_client()
-

@@ -62,6 +62,7 @@ _slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Spreadsheets read a file without it as their local code page, which garbles Arabic names.
 BOM = "\ufeff"
 
+
 class BadExport(Exception):
     """A 400 page naming what is wrong with the export's address."""
 

@@ -38,10 +38,17 @@ async def write_checks(conn, checks: list[dict]) -> None:
         reported = check["reported_items"]
         rows.append(
             (
-                check["id"], check["rider_id"], check["rider_name"],
-                check["third_party_logistics"], check["recorder_id"], check["check_date"],
-                check["timezone"], check["country_code"], check["id_validation"],
-                check["license_plate"], None if reported is None else json_text(reported),
+                check["id"],
+                check["rider_id"],
+                check["rider_name"],
+                check["third_party_logistics"],
+                check["recorder_id"],
+                check["check_date"],
+                check["timezone"],
+                check["country_code"],
+                check["id_validation"],
+                check["license_plate"],
+                None if reported is None else json_text(reported),
                 json_text(answers),
             )
         )

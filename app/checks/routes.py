@@ -30,9 +30,12 @@ _questions = QuestionSchema(many=True)
 COMMON_ERRORS = {
     400: ("A malformed parameter value; `error` names the parameter.", ErrorSchema),
     401: ("Missing or wrong key (`unauthorized`).", ErrorSchema),
-    503: ("CHECKS_API_KEY is not set on the server (`api_disabled`), or (check list only) "
-          f"{MAX_STREAMS} lists are being streamed already and none ended within 5 s (`busy`; "
-          "retry shortly).", ErrorSchema),
+    503: (
+        "CHECKS_API_KEY is not set on the server (`api_disabled`), or (check list only) "
+        f"{MAX_STREAMS} lists are being streamed already and none ended within 5 s (`busy`; "
+        "retry shortly).",
+        ErrorSchema,
+    ),
 }
 
 

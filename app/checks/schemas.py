@@ -134,4 +134,3 @@ class QuestionSchema(Schema):
     question = Text(required=True)
     question_type = Text(required=True, metadata={"example": "MULTIPLE_CHOICE:SINGLE"})
     answers = fields.List(fields.Nested(AnswerOptionSchema), required=True)
-

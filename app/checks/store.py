@@ -62,7 +62,9 @@ async def catalogue_snapshots(
     rows = await conn.fetch(SQL.select_question_snapshots, list(question_ids))
     return {
         row["question_id"]: {
-            "question": row["question"], "category": row["category"], "imageUrl": row["image_url"]
+            "question": row["question"],
+            "category": row["category"],
+            "imageUrl": row["image_url"],
         }
         for row in rows
     }
@@ -81,8 +83,15 @@ async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> Non
         return
     await conn.execute(
         SQL.upsert_questions,
-        *columns(records, "question_id", "question", "question_type", "country_id", "category",
-                 "image_url"),
+        *columns(
+            records,
+            "question_id",
+            "question",
+            "question_type",
+            "country_id",
+            "category",
+            "image_url",
+        ),
         [json_text(record["answers"]) for record in records],
     )
 

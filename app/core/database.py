@@ -46,8 +46,6 @@ UNAVAILABLE = (
 SQL = sql.load("core", "plan_per_call")
 
 
-
-
 class DatabaseUnavailable(Exception):
     """The database cannot be reached; the message names the host, never the password."""
 

@@ -19,9 +19,7 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
-    renderer = (
-        _render_json if log_format == "json" else structlog.dev.ConsoleRenderer(colors=False)
-    )
+    renderer = _render_json if log_format == "json" else structlog.dev.ConsoleRenderer(colors=False)
     structlog.configure(
         processors=[*shared, structlog.processors.format_exc_info, renderer],
         logger_factory=structlog.PrintLoggerFactory(sys.stdout),

@@ -48,9 +48,7 @@ def _logged_path(request: web.Request) -> str:
 
 def _token_templates(app: web.Application) -> list[str]:
     return [
-        resource.canonical
-        for resource in app.router.resources()
-        if "{token}" in resource.canonical
+        resource.canonical for resource in app.router.resources() if "{token}" in resource.canonical
     ]
 
 

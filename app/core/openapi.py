@@ -26,18 +26,40 @@ UNEXPECTED = (
 )
 
 SECURITY_SCHEMES = {
-    "IntegrationKey": {"type": "apiKey", "in": "header", "name": "x-api-key",
-                       "description": "INTEGRATION_API_KEY (Family C). Wins over Bearer."},
-    "IntegrationBearer": {"type": "http", "scheme": "bearer",
-                          "description": "INTEGRATION_API_KEY as a Bearer token (Family C)."},
-    "ChecksKey": {"type": "apiKey", "in": "header", "name": "x-api-key",
-                  "description": "CHECKS_API_KEY (Family A). Wins over Bearer."},
-    "ChecksBearer": {"type": "http", "scheme": "bearer",
-                     "description": "CHECKS_API_KEY as a Bearer token (Family A)."},
-    "ShopImportKey": {"type": "apiKey", "in": "header", "name": "api-key",
-                      "description": "SHOP_IMPORT_API_KEY: users, import, kits, products."},
-    "ShopOrdersKey": {"type": "apiKey", "in": "header", "name": "api-key",
-                      "description": "SHOP_ORDERS_API_KEY: exchange orders and review."},
+    "IntegrationKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "x-api-key",
+        "description": "INTEGRATION_API_KEY (Family C). Wins over Bearer.",
+    },
+    "IntegrationBearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "INTEGRATION_API_KEY as a Bearer token (Family C).",
+    },
+    "ChecksKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "x-api-key",
+        "description": "CHECKS_API_KEY (Family A). Wins over Bearer.",
+    },
+    "ChecksBearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "CHECKS_API_KEY as a Bearer token (Family A).",
+    },
+    "ShopImportKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "api-key",
+        "description": "SHOP_IMPORT_API_KEY: users, import, kits, products.",
+    },
+    "ShopOrdersKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "api-key",
+        "description": "SHOP_ORDERS_API_KEY: exchange orders and review.",
+    },
 }
 
 SECURITY = {

@@ -34,8 +34,13 @@ CITIES = (
     ("IQ", "Baghdad", "IQD", "+964"),
 )  # IQD has no rate on purpose: its orders show paid_in_eur ""
 RATES = {
-    "AED": "0.2510", "KWD": "3.0100", "QAR": "0.2530", "BHD": "2.4500",
-    "OMR": "2.3950", "JOD": "1.3000", "EGP": "0.0190",
+    "AED": "0.2510",
+    "KWD": "3.0100",
+    "QAR": "0.2530",
+    "BHD": "2.4500",
+    "OMR": "2.3950",
+    "JOD": "1.3000",
+    "EGP": "0.0190",
 }
 TIERS = (("gold", "Gold", "10"), ("silver", "Silver", "5"), ("bronze", "Bronze", "2.5"))
 STATUS_PATHS = (

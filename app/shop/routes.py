@@ -103,11 +103,23 @@ def _object(body: object) -> dict:
     responses=_responses(
         ("Per-record results (a failed record never rolls back another)", ImportResultSchema),
         INVALID,
-        (400, ("The body is not valid JSON, or holds more objects and arrays than 5,000 "
-               "records need", ShopErrorSchema)),
+        (
+            400,
+            (
+                "The body is not valid JSON, or holds more objects and arrays than 5,000 "
+                "records need",
+                ShopErrorSchema,
+            ),
+        ),
         (413, ("The body is larger than 12 MiB", ShopErrorSchema)),
-        (503, ("The key is not configured on this server, or two bulk requests are already "
-               "being handled and this one waited 30 s (retry later)", ShopErrorSchema)),
+        (
+            503,
+            (
+                "The key is not configured on this server, or two bulk requests are already "
+                "being handled and this one waited 30 s (retry later)",
+                ShopErrorSchema,
+            ),
+        ),
     ),
     description=docs.IMPORT,
 )

@@ -49,10 +49,12 @@ class LessonSchema(Schema):
 
 class QuestionSchema(Schema):
     question = Trimmed(QUESTION_MAX)
-    options = fields.List(Trimmed(OPTION_MAX), required=True,
-                          validate=validate.Length(OPTIONS_MIN, OPTIONS_MAX))
-    correct = fields.List(fields.Integer(strict=True), required=True,
-                          validate=validate.Length(min=1))
+    options = fields.List(
+        Trimmed(OPTION_MAX), required=True, validate=validate.Length(OPTIONS_MIN, OPTIONS_MAX)
+    )
+    correct = fields.List(
+        fields.Integer(strict=True), required=True, validate=validate.Length(min=1)
+    )
 
     @validates_schema
     def _correct_options(self, data: dict, **_: Any) -> None:
@@ -66,21 +68,24 @@ class QuestionSchema(Schema):
 
 
 def lessons_field(**kwargs: Any) -> fields.List:
-    return fields.List(fields.Nested(LessonSchema), validate=validate.Length(1, LESSONS_MAX),
-                       **kwargs)
+    return fields.List(
+        fields.Nested(LessonSchema), validate=validate.Length(1, LESSONS_MAX), **kwargs
+    )
 
 
 def quiz_field(question: type[Schema] = QuestionSchema, **kwargs: Any) -> fields.List:
-    return fields.List(fields.Nested(question), validate=validate.Length(max=QUESTIONS_MAX),
-                       **kwargs)
+    return fields.List(
+        fields.Nested(question), validate=validate.Length(max=QUESTIONS_MAX), **kwargs
+    )
 
 
 class CourseDocumentSchema(Schema):
     title = Trimmed(TITLE_MAX)
     lessons = lessons_field(required=True)
     quiz = quiz_field(load_default=list)
-    pass_mark = fields.Integer(strict=True, load_default=PASS_MARK_DEFAULT,
-                               validate=validate.Range(0, 100))
+    pass_mark = fields.Integer(
+        strict=True, load_default=PASS_MARK_DEFAULT, validate=validate.Range(0, 100)
+    )
 
 
 class TranslatedQuestionSchema(QuestionSchema):
@@ -126,8 +131,11 @@ def _count(items: list, noun: str) -> str:
 
 def stored_translation(translation: dict) -> dict:
     """The translation as stored: title, lessons and the quiz without correct answers."""
-    return {"title": translation["title"], "lessons": translation["lessons"],
-            "quiz": translation["quiz"]}
+    return {
+        "title": translation["title"],
+        "lessons": translation["lessons"],
+        "quiz": translation["quiz"],
+    }
 
 
 def content(document: dict) -> dict:

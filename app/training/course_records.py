@@ -25,8 +25,9 @@ from app.training.course_document import (
 )
 from app.training.schemas import StrictBoolean
 
-SQL = sql.load("training", "upsert_courses", "upsert_course_documents",
-               "upsert_course_translations")
+SQL = sql.load(
+    "training", "upsert_courses", "upsert_course_documents", "upsert_course_translations"
+)
 
 
 class TranslationRecordSchema(TranslationSchema):
@@ -70,8 +71,7 @@ class CourseRecordSchema(Schema):
         if data["has_quiz"] is not None and data["has_quiz"] != bool(quiz):
             raise ValidationError("must say whether the quiz has questions", "has_quiz")
         for language, translation in data["translations"].items():
-            mismatch = translation_mismatch({"lessons": data["lessons"], "quiz": quiz},
-                                            translation)
+            mismatch = translation_mismatch({"lessons": data["lessons"], "quiz": quiz}, translation)
             if mismatch is not None:
                 raise ValidationError(mismatch[1], f"translations.{language}.{mismatch[0]}")
 
@@ -81,8 +81,9 @@ class CourseRecordSchema(Schema):
         if data["lessons"] is not None:
             data["quiz"] = data["quiz"] or []
             data["has_quiz"] = bool(data["quiz"])
-            data["pass_mark"] = PASS_MARK_DEFAULT if data["pass_mark"] is None \
-                else data["pass_mark"]
+            data["pass_mark"] = (
+                PASS_MARK_DEFAULT if data["pass_mark"] is None else data["pass_mark"]
+            )
         return data
 
 
@@ -93,17 +94,35 @@ async def write_courses(conn: asyncpg.Connection, records: list[dict]) -> None:
     """Older records first (set-based, refusing to strip a course of its lessons), then the
     documents and their translations, one statement each."""
     older = [r for r in records if r["lessons"] is None]
-    written = {row["course_id"] for row in await conn.fetch(SQL.upsert_courses, [
-        {k: r[k] for k in ("id", "title", "has_quiz", "pass_mark", "published")} for r in older
-    ])}
+    written = {
+        row["course_id"]
+        for row in await conn.fetch(
+            SQL.upsert_courses,
+            [
+                {k: r[k] for k in ("id", "title", "has_quiz", "pass_mark", "published")}
+                for r in older
+            ],
+        )
+    }
     for index, record in enumerate(records):
         if record["lessons"] is None and record["id"] not in written:
-            raise RecordError(index, "lessons", f"course {record['id']} has lessons: a record"
-                              " without lessons cannot replace them")
+            raise RecordError(
+                index,
+                "lessons",
+                f"course {record['id']} has lessons: a record without lessons cannot replace them",
+            )
     documents = [r for r in records if r["lessons"] is not None]
     # load-data catalogues are live: a new course is published unless the record says not.
-    await conn.execute(SQL.upsert_course_documents, [
-        courses.document_record(r["id"], r, r["published"]) for r in documents], True)
-    await conn.execute(SQL.upsert_course_translations, [
-        courses.translation_record(r["id"], language, translation, translation["state"])
-        for r in documents for language, translation in r["translations"].items()])
+    await conn.execute(
+        SQL.upsert_course_documents,
+        [courses.document_record(r["id"], r, r["published"]) for r in documents],
+        True,
+    )
+    await conn.execute(
+        SQL.upsert_course_translations,
+        [
+            courses.translation_record(r["id"], language, translation, translation["state"])
+            for r in documents
+            for language, translation in r["translations"].items()
+        ],
+    )

@@ -65,52 +65,85 @@ class Course:
 
     def document(self) -> dict:
         """The course document (export, AI prompts); meaningful when `has_content`."""
-        return {"title": self.title, "lessons": self.lessons, "quiz": self.quiz,
-                "pass_mark": self.pass_mark}
+        return {
+            "title": self.title,
+            "lessons": self.lessons,
+            "quiz": self.quiz,
+            "pass_mark": self.pass_mark,
+        }
 
 
-async def read_course(conn: asyncpg.Connection, course_id: uuid.UUID,
-                      language: str = "en") -> Course | None:
+async def read_course(
+    conn: asyncpg.Connection, course_id: uuid.UUID, language: str = "en"
+) -> Course | None:
     """The course in `language` (falling back to English), or None for an unknown course."""
     row = await conn.fetchrow(SQL.read_course, course_id, language)
     if row is None:
         return None
     english = row["content"] or {"lessons": [], "quiz": []}
     course = Course(
-        course_id=row["course_id"], title=row["title"], lessons=english["lessons"],
-        quiz=english["quiz"], pass_mark=row["pass_mark"], has_quiz=row["has_quiz"],
-        published=row["published"], updated_at=row["updated_at"], language="en",
+        course_id=row["course_id"],
+        title=row["title"],
+        lessons=english["lessons"],
+        quiz=english["quiz"],
+        pass_mark=row["pass_mark"],
+        has_quiz=row["has_quiz"],
+        published=row["published"],
+        updated_at=row["updated_at"],
+        language="en",
         translation_state=None,
     )
     translation = row["translation"]
     if translation is None or translation_mismatch(english, translation) is not None:
         return course
-    quiz = [{**question, "correct": ours["correct"]}
-            for question, ours in zip(translation["quiz"], english["quiz"], strict=True)]
-    return replace(course, title=translation["title"], lessons=translation["lessons"],
-                   quiz=quiz, language=language, translation_state=row["translation_state"])
+    quiz = [
+        {**question, "correct": ours["correct"]}
+        for question, ours in zip(translation["quiz"], english["quiz"], strict=True)
+    ]
+    return replace(
+        course,
+        title=translation["title"],
+        lessons=translation["lessons"],
+        quiz=quiz,
+        language=language,
+        translation_state=row["translation_state"],
+    )
 
 
-async def save_course(conn: asyncpg.Connection, document: dict,
-                      course_id: uuid.UUID | None = None,
-                      published: bool | None = None) -> uuid.UUID:
+async def save_course(
+    conn: asyncpg.Connection,
+    document: dict,
+    course_id: uuid.UUID | None = None,
+    published: bool | None = None,
+) -> uuid.UUID:
     """Create (no `course_id`, or a new one) or replace a course's document in one statement;
     returns the course id. `published` None keeps the stored value; a new course is then a
     draft (unpublished), as the editor and generation want."""
     course_id = course_id or uuid.uuid4()
-    await conn.execute(SQL.upsert_course_documents, [document_record(course_id, document,
-                                                                     published)], False)
+    await conn.execute(
+        SQL.upsert_course_documents, [document_record(course_id, document, published)], False
+    )
     return course_id
 
 
 def document_record(course_id: uuid.UUID, document: dict, published: bool | None) -> dict:
     """A course document as a record of `upsert_course_documents`."""
-    return {"id": course_id, "title": document["title"], **content(document),
-            "pass_mark": document["pass_mark"], "published": published}
+    return {
+        "id": course_id,
+        "title": document["title"],
+        **content(document),
+        "pass_mark": document["pass_mark"],
+        "published": published,
+    }
 
 
-async def save_translation(conn: asyncpg.Connection, course_id: uuid.UUID, language: str,
-                           translation: dict, state: str = "machine") -> None:
+async def save_translation(
+    conn: asyncpg.Connection,
+    course_id: uuid.UUID,
+    language: str,
+    translation: dict,
+    state: str = "machine",
+) -> None:
     """Store the course's translation into `language` (replacing the previous one): checked
     against the course under a lock, so a concurrent save of the course cannot slip between.
     Raises CourseNotFound or TranslationMismatch."""
@@ -123,15 +156,20 @@ async def save_translation(conn: asyncpg.Connection, course_id: uuid.UUID, langu
         mismatch = translation_mismatch(row["content"], translation)
         if mismatch is not None:
             raise TranslationMismatch(*mismatch)
-        await conn.execute(SQL.upsert_course_translations, [
-            translation_record(course_id, language, translation, state)])
+        await conn.execute(
+            SQL.upsert_course_translations,
+            [translation_record(course_id, language, translation, state)],
+        )
 
 
-def translation_record(course_id: uuid.UUID, language: str, translation: dict,
-                       state: str) -> dict:
+def translation_record(course_id: uuid.UUID, language: str, translation: dict, state: str) -> dict:
     """A loaded translation as a record of `upsert_course_translations`."""
-    return {"course_id": course_id, "language": language,
-            "document": stored_translation(translation), "state": state}
+    return {
+        "course_id": course_id,
+        "language": language,
+        "document": stored_translation(translation),
+        "state": state,
+    }
 
 
 async def mark_reviewed(conn: asyncpg.Connection, course_id: uuid.UUID, language: str) -> bool:
@@ -139,8 +177,7 @@ async def mark_reviewed(conn: asyncpg.Connection, course_id: uuid.UUID, language
     return await conn.fetchval(SQL.review_translation, course_id, language) is not None
 
 
-async def set_published(conn: asyncpg.Connection, course_id: uuid.UUID,
-                        published: bool) -> bool:
+async def set_published(conn: asyncpg.Connection, course_id: uuid.UUID, published: bool) -> bool:
     """Publish or unpublish a course; False for an unknown course."""
     return await conn.fetchval(SQL.publish_course, course_id, published) is not None
 

@@ -148,6 +148,7 @@ def page(rows: Sequence[Mapping[str, Any]], limit: int, api_key: str) -> dict[st
         "next": last["completedAt"] if last else None,
         "nextCursor": (
             encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
-            if last else None
+            if last
+            else None
         ),
     }

@@ -24,9 +24,18 @@ Creates or updates riders, matched on the trimmed `riderId`, then runs the autom
 
 RIDERS_EXAMPLE = {
     "riders": [
-        {"riderId": "R-10001", "name": "Omar Haddad", "market": "Qatar", "phone": "+974 5512 3456",
-         "city": "Doha", "vehicleType": "Motorbike", "nationality": "Jordanian",
-         "language": "ar", "status": "onboarding", "pin": "4821"},
+        {
+            "riderId": "R-10001",
+            "name": "Omar Haddad",
+            "market": "Qatar",
+            "phone": "+974 5512 3456",
+            "city": "Doha",
+            "vehicleType": "Motorbike",
+            "nationality": "Jordanian",
+            "language": "ar",
+            "status": "onboarding",
+            "pin": "4821",
+        },
         {"riderId": "R-10002", "name": "Sara Khan", "market": "AE"},
     ]
 }

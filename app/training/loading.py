@@ -44,8 +44,6 @@ async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
     await store.upsert_riders(conn, riders)
 
 
-
-
 async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
     referenced = list({course for path in paths for course in path["courses"]})
     missing = await _missing(conn, [], referenced)
@@ -53,10 +51,14 @@ async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
         for position, course in enumerate(path["courses"]):
             if ("course", str(course)) in missing:
                 raise RecordError(index, f"courses[{position}]", f"unknown course {course}")
-    await conn.execute(SQL.upsert_paths, [{k: v for k, v in p.items() if k != "courses"}
-                                          for p in paths])
-    links = [(p["id"], course, position)
-             for p in paths for position, course in enumerate(p["courses"], start=1)]
+    await conn.execute(
+        SQL.upsert_paths, [{k: v for k, v in p.items() if k != "courses"} for p in paths]
+    )
+    links = [
+        (p["id"], course, position)
+        for p in paths
+        for position, course in enumerate(p["courses"], start=1)
+    ]
     await conn.execute(SQL.delete_path_courses, [p["id"] for p in paths])
     await conn.execute(
         SQL.insert_path_courses,

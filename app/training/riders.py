@@ -27,8 +27,14 @@ MAX_RIDERS = 5000
 
 MARKETS = ("AE", "KW", "QA", "BH", "OM", "JO", "EG", "IQ")
 MARKET_NAMES = {
-    "UAE": "AE", "KUWAIT": "KW", "QATAR": "QA", "BAHRAIN": "BH",
-    "OMAN": "OM", "JORDAN": "JO", "EGYPT": "EG", "IRAQ": "IQ",
+    "UAE": "AE",
+    "KUWAIT": "KW",
+    "QATAR": "QA",
+    "BAHRAIN": "BH",
+    "OMAN": "OM",
+    "JORDAN": "JO",
+    "EGYPT": "EG",
+    "IRAQ": "IQ",
 }
 MARKET_BY_TEXT = {**{code: code for code in MARKETS}, **MARKET_NAMES}
 LANGUAGES = ("en", "ar", "ur", "ku")
@@ -156,8 +162,9 @@ def _accepted(row: dict, field: str, normalise, accept, message: str) -> str | N
 
 
 def _language(row: dict) -> str | None:
-    return _accepted(row, "language", lambda text: text.strip().lower(),
-                     LANGUAGES.__contains__, LANGUAGE_MESSAGE)
+    return _accepted(
+        row, "language", lambda text: text.strip().lower(), LANGUAGES.__contains__, LANGUAGE_MESSAGE
+    )
 
 
 def _status(row: dict) -> str | None:

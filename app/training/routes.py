@@ -61,17 +61,24 @@ PATH_NOT_FOUND = "Learning path not found"
 _flag_request = FlagRequestSchema()
 
 AUTH_ERRORS = {
-    401: ("Missing or wrong API key: `{ error: 'Invalid API key', code: 'unauthorized' }`",
-          ErrorSchema),
+    401: (
+        "Missing or wrong API key: `{ error: 'Invalid API key', code: 'unauthorized' }`",
+        ErrorSchema,
+    ),
     503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`)", ErrorSchema),
 }
 WRITE_ERRORS = {
     **AUTH_ERRORS,
     409: ("A clash with a change made at the same time (`conflict`); retry", ErrorSchema),
 }
-BUSY = {503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
-              "requests are already being handled and this one waited 30 s (`busy`; retry "
-              "later with backoff)", ErrorSchema)}
+BUSY = {
+    503: (
+        "INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
+        "requests are already being handled and this one waited 30 s (`busy`; retry "
+        "later with backoff)",
+        ErrorSchema,
+    )
+}
 
 
 async def _json_body(request: web.Request, message: str, bulk: Bulk | None = None) -> object:
@@ -88,9 +95,12 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     request=RidersRequestSchema,
     responses={
         200: ("At least one rider saved; rejected rows are in `errors`", RidersResultSchema),
-        400: (f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
-              f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
-              "`error` and `code`)", RidersRejectedSchema),
+        400: (
+            f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
+            f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
+            "`error` and `code`)",
+            RidersRejectedSchema,
+        ),
         413: ("Body larger than 8 MiB", ErrorSchema),
         **WRITE_ERRORS,
         **BUSY,
@@ -107,8 +117,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
     riders, rejected = parse_riders(rows)
     errors = [{"index": index, "error": error.message} for index, error in rejected]
     if not riders:
-        raise ApiError(400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0,
-                       errors=errors)
+        raise ApiError(
+            400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0, errors=errors
+        )
     async with request.app[POOL].acquire() as conn:
         saved = await store.save_riders(conn, riders)
     return json_response(saved.body(errors))
@@ -126,8 +137,12 @@ async def upsert_riders(request: web.Request) -> web.Response:
         **WRITE_ERRORS,
     },
     description=docs.FLAGS,
-    request_example={"riderId": "R-10001", "type": "late_delivery",
-                     "note": "Three late orders this week", "notify": True},
+    request_example={
+        "riderId": "R-10001",
+        "type": "late_delivery",
+        "note": "Three late orders this week",
+        "notify": True,
+    },
 )
 async def record_flag(request: web.Request) -> web.Response:
     body = await _json_body(request, FLAG_MESSAGE)
@@ -146,11 +161,13 @@ async def record_flag(request: web.Request) -> web.Response:
     notification = await notify_flag(
         pool, request.app[SETTINGS], flag["riderId"], path_ids, notify=flag["notify"]
     )
-    return json_response({
-        "flagId": str(flag_id),
-        "enrollmentsCreated": len(path_ids),
-        "notification": notification,
-    })
+    return json_response(
+        {
+            "flagId": str(flag_id),
+            "enrollmentsCreated": len(path_ids),
+            "notification": notification,
+        }
+    )
 
 
 @api(
@@ -160,16 +177,21 @@ async def record_flag(request: web.Request) -> web.Response:
     request=AssignmentRequestSchema,
     responses={
         200: ("Assignments created", AssignmentResultSchema),
-        400: ("Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor "
-              "a filter", ErrorSchema),
+        400: (
+            "Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor a filter",
+            ErrorSchema,
+        ),
         404: (f"No path with that ID (`{PATH_NOT_FOUND}`)", ErrorSchema),
         413: ("Body larger than 20 MiB", ErrorSchema),
         **WRITE_ERRORS,
         **BUSY,
     },
     description=docs.ASSIGNMENTS,
-    request_example={"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
-                     "riderIds": ["R-10001", "R-10002"], "markets": ["AE", "QA"]},
+    request_example={
+        "pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34",
+        "riderIds": ["R-10001", "R-10002"],
+        "markets": ["AE", "QA"],
+    },
 )
 @bulk_route
 async def assign_path(request: web.Request) -> web.Response:

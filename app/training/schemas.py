@@ -40,50 +40,77 @@ class RiderSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    riderId = fields.String(required=True, metadata={
-        "description": f"1 to {MAX_LENGTHS['riderId']} characters after trimming; the match key.",
-        "maxLength": MAX_LENGTHS["riderId"]})
+    riderId = fields.String(
+        required=True,
+        metadata={
+            "description": (
+                f"1 to {MAX_LENGTHS['riderId']} characters after trimming; the match key."
+            ),
+            "maxLength": MAX_LENGTHS["riderId"],
+        },
+    )
     name = fields.String(required=True, metadata={"maxLength": MAX_LENGTHS["name"]})
-    market = fields.String(required=True, metadata={
-        "description": "Code (" + ", ".join(MARKETS) + ") or market name (UAE, Kuwait, Qatar, "
-        "Bahrain, Oman, Jordan, Egypt, Iraq), any case; stored as the code."})
-    phone = fields.String(metadata={
-        "description": "International format; spaces, dashes and brackets are removed, then "
-        "`+` and 7 to 15 digits.", "maxLength": MAX_LENGTHS["phone"]})
+    market = fields.String(
+        required=True,
+        metadata={
+            "description": "Code (" + ", ".join(MARKETS) + ") or market name (UAE, Kuwait, Qatar, "
+            "Bahrain, Oman, Jordan, Egypt, Iraq), any case; stored as the code."
+        },
+    )
+    phone = fields.String(
+        metadata={
+            "description": "International format; spaces, dashes and brackets are removed, then "
+            "`+` and 7 to 15 digits.",
+            "maxLength": MAX_LENGTHS["phone"],
+        }
+    )
     city = fields.String(metadata={"maxLength": MAX_LENGTHS["city"]})
-    vehicleType = fields.String(metadata={
-        "description": "Stored in lower case. motorbike, car, bicycle, scooter and walker match "
-        "path filters; other values are accepted but never match.",
-        "maxLength": MAX_LENGTHS["vehicleType"]})
+    vehicleType = fields.String(
+        metadata={
+            "description": (
+                "Stored in lower case. motorbike, car, bicycle, scooter and walker match path "
+                "filters; other values are accepted but never match."
+            ),
+            "maxLength": MAX_LENGTHS["vehicleType"],
+        }
+    )
     nationality = fields.String(metadata={"maxLength": MAX_LENGTHS["nationality"]})
-    language = fields.String(metadata={
-        "description": "Any case. Default for new riders: en.", "enum": list(LANGUAGES)})
-    status = fields.String(metadata={
-        "description": "Lower case only. Default for new riders: active.",
-        "enum": list(STATUSES)})
-    pin = fields.String(metadata={"description": "4 to 8 digits; stored hashed.",
-                                  "pattern": "^[0-9]{4,8}$"})
+    language = fields.String(
+        metadata={"description": "Any case. Default for new riders: en.", "enum": list(LANGUAGES)}
+    )
+    status = fields.String(
+        metadata={
+            "description": "Lower case only. Default for new riders: active.",
+            "enum": list(STATUSES),
+        }
+    )
+    pin = fields.String(
+        metadata={"description": "4 to 8 digits; stored hashed.", "pattern": "^[0-9]{4,8}$"}
+    )
 
 
 class RidersRequestSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    riders = fields.List(fields.Nested(RiderSchema), required=True,
-                         metadata={"minItems": 1, "maxItems": MAX_RIDERS})
+    riders = fields.List(
+        fields.Nested(RiderSchema), required=True, metadata={"minItems": 1, "maxItems": MAX_RIDERS}
+    )
 
 
 class RowErrorSchema(Schema):
     index = fields.Integer(required=True, metadata={"description": "Zero-based row index."})
-    error = fields.String(required=True, metadata={
-        "example": "Invalid input: expected string, received undefined"})
+    error = fields.String(
+        required=True, metadata={"example": "Invalid input: expected string, received undefined"}
+    )
 
 
 class RidersResultSchema(Schema):
     inserted = fields.Integer(required=True)
     updated = fields.Integer(required=True)
-    enrollmentsCreated = fields.Integer(required=True, metadata={
-        "description": "New assignments made by the automatic rules."})
+    enrollmentsCreated = fields.Integer(
+        required=True, metadata={"description": "New assignments made by the automatic rules."}
+    )
     errors = fields.List(fields.Nested(RowErrorSchema), required=True)
 
 
@@ -103,8 +130,9 @@ class FlagRequestSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    riderId = fields.String(required=True, metadata={
-        "description": "Matched exactly as stored, untrimmed."})
+    riderId = fields.String(
+        required=True, metadata={"description": "Matched exactly as stored, untrimmed."}
+    )
     type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
     note = fields.String(validate=validate.Length(max=1000), load_default=None)
     notify = StrictBoolean(load_default=False)
@@ -113,8 +141,9 @@ class FlagRequestSchema(Schema):
 class FlagResultSchema(Schema):
     flagId = fields.UUID(required=True)
     enrollmentsCreated = fields.Integer(required=True)
-    notification = fields.String(required=True, allow_none=True, metadata={
-        "enum": [*NOTIFICATIONS, None]})
+    notification = fields.String(
+        required=True, allow_none=True, metadata={"enum": [*NOTIFICATIONS, None]}
+    )
 
 
 VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH}
@@ -129,10 +158,10 @@ class AssignmentRequestSchema(Schema):
     riderIds = fields.List(fields.String(metadata=VALUE), metadata={"maxItems": MAX_RIDER_IDS})
     # Values are matched exactly; one that no rider has matches nobody (no enum is enforced).
     markets = fields.List(fields.String(metadata={"example": "AE", **VALUE}), metadata=FILTER)
-    vehicleTypes = fields.List(fields.String(metadata={"example": "motorbike", **VALUE}),
-                               metadata=FILTER)
-    statuses = fields.List(fields.String(metadata={"example": "active", **VALUE}),
-                           metadata=FILTER)
+    vehicleTypes = fields.List(
+        fields.String(metadata={"example": "motorbike", **VALUE}), metadata=FILTER
+    )
+    statuses = fields.List(fields.String(metadata={"example": "active", **VALUE}), metadata=FILTER)
 
 
 class AssignmentResultSchema(Schema):
@@ -140,14 +169,23 @@ class AssignmentResultSchema(Schema):
 
 
 class CompletionsQuerySchema(Schema):
-    cursor = fields.String(metadata={
-        "description": "The nextCursor of the previous page; when given, since is ignored."})
-    since = fields.String(metadata={
-        "description": "ISO 8601 date or date-time (no offset: UTC). Records completed "
-        "strictly after it."})
-    limit = fields.Integer(metadata={
-        "description": "1 to 5000, default 1000; higher is capped at 5000; 0 or "
-        "non-numeric means 1000."})
+    cursor = fields.String(
+        metadata={
+            "description": "The nextCursor of the previous page; when given, since is ignored."
+        }
+    )
+    since = fields.String(
+        metadata={
+            "description": "ISO 8601 date or date-time (no offset: UTC). Records completed "
+            "strictly after it."
+        }
+    )
+    limit = fields.Integer(
+        metadata={
+            "description": "1 to 5000, default 1000; higher is capped at 5000; 0 or "
+            "non-numeric means 1000."
+        }
+    )
 
 
 class CompletionSchema(Schema):

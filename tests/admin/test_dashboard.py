@@ -4,9 +4,17 @@ import re
 
 from tests.web import sign_in
 
-NAVIGATION = ["/admin/riders", "/admin/import", "/admin/paths", "/admin/assign",
-              "/admin/courses", "/admin/knowledge", "/admin/messages", "/admin/jobs",
-              "/admin/admins"]
+NAVIGATION = [
+    "/admin/riders",
+    "/admin/import",
+    "/admin/paths",
+    "/admin/assign",
+    "/admin/courses",
+    "/admin/knowledge",
+    "/admin/messages",
+    "/admin/jobs",
+    "/admin/admins",
+]
 
 
 def _stat(page: str, label: str) -> str:
@@ -42,7 +50,10 @@ async def test_dashboard_counts(admin_client, db):
     assert response.status == 200
     page = await response.text()
     assert [_stat(page, label) for label in ["Onboarding", "Active", "Suspended", "Inactive"]] == [
-        "1", "2", "1", "1"
+        "1",
+        "2",
+        "1",
+        "1",
     ]
     assert _stat(page, "Open assignments") == "2"
     assert _stat(page, "Overdue assignments") == "1"

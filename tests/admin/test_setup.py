@@ -36,8 +36,12 @@ async def test_setup_link_creates_the_first_admin_once(page_client, database_url
     assert (await page_client.get(page)).status == 403
     again = await page_client.post(
         "/admin/setup",
-        data={**FORM, "email": "second@example.com", "token": token,
-              "csrf_token": await page_client.csrf("/admin")},
+        data={
+            **FORM,
+            "email": "second@example.com",
+            "token": token,
+            "csrf_token": await page_client.csrf("/admin"),
+        },
         allow_redirects=False,
     )
     assert again.status == 403
@@ -51,10 +55,18 @@ async def test_two_setup_links_used_at_once_create_one_admin(database_url):
         # The first setup is mid-flight: its admin is written, its transaction not yet committed.
         async with pool.acquire() as conn, conn.transaction():
             await conn.execute(store.SQL.lock_first_admin_setup)
-            await conn.fetchval(store.SQL.setup_first_admin, accounts._token_hash(first),
-                                "first@example.com", "First", "hash")
-            racing = asyncio.create_task(accounts.set_up_first_admin(
-                pool, second, "second@example.com", "Second", "a long passphrase"))
+            await conn.fetchval(
+                store.SQL.setup_first_admin,
+                accounts._token_hash(first),
+                "first@example.com",
+                "First",
+                "hash",
+            )
+            racing = asyncio.create_task(
+                accounts.set_up_first_admin(
+                    pool, second, "second@example.com", "Second", "a long passphrase"
+                )
+            )
             await asyncio.sleep(0.5)
             assert not racing.done()
         with pytest.raises(accounts.SetupRefused):
@@ -110,8 +122,13 @@ def _run(*args, stdin="", env=None):
 async def test_create_admin_reads_the_password_from_stdin(database_url, make_client, db):
     env = {"DATABASE_URL": database_url}
     result = await asyncio.to_thread(
-        _run, "create-admin", "Ops@Example.com", "--name", "Ops Lead",
-        stdin="twelve chars or more\n", env=env,
+        _run,
+        "create-admin",
+        "Ops@Example.com",
+        "--name",
+        "Ops Lead",
+        stdin="twelve chars or more\n",
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     assert "created" in result.stdout
@@ -151,9 +168,14 @@ def _serve_log_lines(database_url: str, port: int) -> list[dict]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "DATABASE_URL": database_url, "PORT": str(port),
-             "HOST": "127.0.0.1", "LOG_FORMAT": "json",
-             "PUBLIC_BASE_URL": "https://ops.example.com"},
+        env={
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+            "LOG_FORMAT": "json",
+            "PUBLIC_BASE_URL": "https://ops.example.com",
+        },
     )
     lines = []
     try:

@@ -62,8 +62,13 @@ def served(pg_server_url, template_url):
     _admin(pg_server_url, f"CREATE DATABASE {name} TEMPLATE template_rider_ops")
     url = with_database(pg_server_url, name)
     env = {**os.environ, **TEST_KEYS, "DATABASE_URL": url, "LOG_FORMAT": "json"}
-    subprocess.run([sys.executable, "-m", "app", "demo-data", "--riders", "60"], env=env,
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "app", "demo-data", "--riders", "60"],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     port = unused_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "app", "serve"],

@@ -33,8 +33,12 @@ async def test_every_field_with_its_type_and_format(client, db):
                 license_plate=False,
                 reported_items=["helmet", {"item": "box", "count": 2}],
                 answers=[
-                    answer(10, answer="No", score="0",
-                           evidence_image_url="https://cdn.example.com/e/7.jpg"),
+                    answer(
+                        10,
+                        answer="No",
+                        score="0",
+                        evidence_image_url="https://cdn.example.com/e/7.jpg",
+                    ),
                     answer(2, answer=None, score=None),
                 ],
             )
@@ -52,12 +56,24 @@ async def test_every_field_with_its_type_and_format(client, db):
             "License_plate": 0,
             "Reported_item": ["helmet", {"item": "box", "count": 2}],
             "Questioner": [
-                {"question": "Question 2?", "question_id": "2", "answer": None, "imageUrl": None,
-                 "evidenceImageUrl": None, "score": None, "category": "Vehicle"},
-                {"question": "Question 10?", "question_id": "10", "answer": "No",
-                 "imageUrl": "https://cdn.example.com/q/10.png",
-                 "evidenceImageUrl": "https://cdn.example.com/e/7.jpg", "score": "0",
-                 "category": "Safety"},
+                {
+                    "question": "Question 2?",
+                    "question_id": "2",
+                    "answer": None,
+                    "imageUrl": None,
+                    "evidenceImageUrl": None,
+                    "score": None,
+                    "category": "Vehicle",
+                },
+                {
+                    "question": "Question 10?",
+                    "question_id": "10",
+                    "answer": "No",
+                    "imageUrl": "https://cdn.example.com/q/10.png",
+                    "evidenceImageUrl": "https://cdn.example.com/e/7.jpg",
+                    "score": "0",
+                    "category": "Safety",
+                },
             ],
             "Country_code": "AE",
             "Timezone": "UTC+04:00",
@@ -69,17 +85,35 @@ async def test_unknown_country_and_timezone_are_null_and_texts_are_escaped(clien
     await load(
         db,
         questions=[question(1)],
-        checks=[check(1, timezone=None, country_code=None, rider_name='Zaid "Z" \\ زيد',
-                      id_validation=False)],
+        checks=[
+            check(
+                1,
+                timezone=None,
+                country_code=None,
+                rider_name='Zaid "Z" \\ زيد',
+                id_validation=False,
+            )
+        ],
     )
     [body] = await get_checks(client)
     assert body["Country_code"] is None and body["Timezone"] is None
     assert body["Rider_name"] == 'Zaid "Z" \\ زيد'
     assert body["ID_validation"] == 0 and body["License_plate"] == 1
     assert body["Reported_item"] is None
-    assert list(body) == ["ID", "Rider_ID", "Rider_name", "3PL", "Recorder_ID", "Check_date",
-                          "ID_validation", "License_plate", "Reported_item", "Questioner",
-                          "Country_code", "Timezone"]
+    assert list(body) == [
+        "ID",
+        "Rider_ID",
+        "Rider_name",
+        "3PL",
+        "Recorder_ID",
+        "Check_date",
+        "ID_validation",
+        "License_plate",
+        "Reported_item",
+        "Questioner",
+        "Country_code",
+        "Timezone",
+    ]
 
 
 async def test_no_checks_is_an_empty_array(client):
@@ -99,12 +133,28 @@ async def sample(db):
         questions=[question(1)],
         checks=[
             check(1, recorder_id=70, rider_id=501, check_date="2026-03-01 00:00:00"),
-            check(2, recorder_id=71, rider_id=501, check_date="2026-03-01 23:59:59",
-                  id_validation=False),
-            check(3, recorder_id=70, rider_id=502, check_date="2026-03-02 12:00:00",
-                  license_plate=False),
-            check(4, recorder_id=71, rider_id=503, check_date="2026-03-03 00:00:00",
-                  id_validation=False, license_plate=False),
+            check(
+                2,
+                recorder_id=71,
+                rider_id=501,
+                check_date="2026-03-01 23:59:59",
+                id_validation=False,
+            ),
+            check(
+                3,
+                recorder_id=70,
+                rider_id=502,
+                check_date="2026-03-02 12:00:00",
+                license_plate=False,
+            ),
+            check(
+                4,
+                recorder_id=71,
+                rider_id=503,
+                check_date="2026-03-03 00:00:00",
+                id_validation=False,
+                license_plate=False,
+            ),
             check(5, recorder_id=70, rider_id=501, check_date="2026-02-28 23:59:59"),
             check(6, recorder_id=72, rider_id=504, check_date="2026-03-04 08:00:00"),
         ],
@@ -127,8 +177,11 @@ FILTERED = [
     ("?recorder_id=70&rider_id=501", [1, 5]),
     ("?recorder_id=71&is_validation=0&license_plate=0", [4]),
     ("?rider_id=501&check_date_from=2026-03-01&is_validation=TRUE", [1]),
-    ("?recorder_id=70&rider_id=501&check_date_from=2026-02-28&check_date_to=2026-03-01"
-     "&is_validation=1&license_plate=true", [1, 5]),
+    (
+        "?recorder_id=70&rider_id=501&check_date_from=2026-02-28&check_date_to=2026-03-01"
+        "&is_validation=1&license_plate=true",
+        [1, 5],
+    ),
 ]
 
 
@@ -148,21 +201,39 @@ async def test_boolean_spellings(client, sample):
 
 
 async def test_other_names_are_ignored(client, sample):
-    for query in ["?Rider_id=501", "?RIDER_ID=501", "?Recorder_id=70", "?is_Validation=false",
-                  "?License_plate=0", "?Check_date_from=2026-03-03", "?unknown=1",
-                  "?rider_id_=x"]:
+    for query in [
+        "?Rider_id=501",
+        "?RIDER_ID=501",
+        "?Recorder_id=70",
+        "?is_Validation=false",
+        "?License_plate=0",
+        "?Check_date_from=2026-03-03",
+        "?unknown=1",
+        "?rider_id_=x",
+    ]:
         assert await ids(client, query) == [1, 2, 3, 4, 5, 6], query
 
 
 MALFORMED = [
-    ("recorder_id", "abc"), ("recorder_id", "1.0"), ("recorder_id", ""),
-    ("recorder_id", "9223372036854775808"), ("recorder_id", "1_000"),
-    ("rider_id", "12x"), ("rider_id", " 12"), ("rider_id", "0x10"),
-    ("check_date_from", "2026-13-01"), ("check_date_from", "01/03/2026"),
-    ("check_date_from", "2026-03-01T00:00:00"), ("check_date_to", "2026-02-30"),
-    ("check_date_to", "2026-3-1"), ("check_date_to", ""),
-    ("is_validation", "yes"), ("is_validation", "t"), ("is_validation", ""),
-    ("license_plate", "2"), ("license_plate", "no"),
+    ("recorder_id", "abc"),
+    ("recorder_id", "1.0"),
+    ("recorder_id", ""),
+    ("recorder_id", "9223372036854775808"),
+    ("recorder_id", "1_000"),
+    ("rider_id", "12x"),
+    ("rider_id", " 12"),
+    ("rider_id", "0x10"),
+    ("check_date_from", "2026-13-01"),
+    ("check_date_from", "01/03/2026"),
+    ("check_date_from", "2026-03-01T00:00:00"),
+    ("check_date_to", "2026-02-30"),
+    ("check_date_to", "2026-3-1"),
+    ("check_date_to", ""),
+    ("is_validation", "yes"),
+    ("is_validation", "t"),
+    ("is_validation", ""),
+    ("license_plate", "2"),
+    ("license_plate", "no"),
 ]
 
 
@@ -187,7 +258,8 @@ async def test_a_parameter_given_twice_is_400(client, sample):
     response = await client.get("/api/v2/checks?rider_id=501&rider_id=502", headers=AUTH)
     assert response.status == 400
     assert await response.json() == {
-        "error": "rider_id must be given at most once", "code": "invalid_request"
+        "error": "rider_id must be given at most once",
+        "code": "invalid_request",
     }
 
 

@@ -19,8 +19,10 @@ async def snapshot(db):
 async def test_loading_twice_changes_nothing(db):
     document = {
         "questions": [question(1), question(2, image_url=None)],
-        "checks": [check(1, answers=[answer(2), answer(1)], reported_items=["bag"]),
-                   check(2, timezone=None, country_code=None)],
+        "checks": [
+            check(1, answers=[answer(2), answer(1)], reported_items=["bag"]),
+            check(2, timezone=None, country_code=None),
+        ],
     }
     assert await load(db, **document) == {"questions": 2, "checks": 2}
     before = await snapshot(db)
@@ -39,11 +41,16 @@ async def test_omitted_answer_fields_come_from_the_catalogue_given_ones_win(db):
     await load(
         db,
         questions=[question(1), question(2)],
-        checks=[check(1, answers=[
-            answer(1),
-            answer(2, question="As asked", category="Asked", image_url=None),
-            answer(3, question="Not in catalogue", category="Other", image_url=None),
-        ])],
+        checks=[
+            check(
+                1,
+                answers=[
+                    answer(1),
+                    answer(2, question="As asked", category="Asked", image_url=None),
+                    answer(3, question="Not in catalogue", category="Other", image_url=None),
+                ],
+            )
+        ],
     )
     stored = await db.fetchval("SELECT answers FROM checks")
     assert [(e["question"], e["category"], e["imageUrl"]) for e in stored] == [
@@ -62,35 +69,43 @@ async def test_reloading_a_check_keeps_its_snapshot_after_the_catalogue_changed(
 
 
 INVALID = [
-    ({"questions": [question(1), {**question(2), "question_id": None}]},
-     "questions[1].question_id"),
+    (
+        {"questions": [question(1), {**question(2), "question_id": None}]},
+        "questions[1].question_id",
+    ),
     ({"questions": [question(1), question(1)]}, "questions[1].question_id"),
-    ({"questions": [question(1, answers=[{"name": "Yes"}])]},
-     "questions[0].answers[0].name_ar"),
+    ({"questions": [question(1, answers=[{"name": "Yes"}])]}, "questions[0].answers[0].name_ar"),
     ({"questions": [question(1, image_url="not a url")]}, "questions[0].image_url"),
-    ({"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
-     "questions[0].country_id"),
-    ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]},
-     "checks[1].check_date"),
+    (
+        {"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
+        "questions[0].country_id",
+    ),
+    ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]}, "checks[1].check_date"),
     ({"checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
     ({"checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
     ({"checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
     ({"checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
     ({"checks": [check(1, rider_name="a\u0000b")]}, "checks[0].rider_name"),
-    ({"questions": [question(1, answers=[{"name": "Y\u0000", "name_ar": "x", "score": "1"}])]},
-     "questions[0].answers[0].name"),
+    (
+        {"questions": [question(1, answers=[{"name": "Y\u0000", "name_ar": "x", "score": "1"}])]},
+        "questions[0].answers[0].name",
+    ),
     ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
     ({"checks": [check(1), check(1)]}, "checks[1].id"),
-    ({"checks": [check(1, answers=[answer(1), answer(1)])]},
-     "checks[0].answers[1].question_id"),
+    ({"checks": [check(1, answers=[answer(1), answer(1)])]}, "checks[0].answers[1].question_id"),
     ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
-    ({"checks": [check(1, answers=[answer(1, question="")])]},
-     "checks[0].answers[0].question"),
-    ({"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
-     "checks[1].answers[0].question"),
-    ({"questions": [question(1)],
-      "checks": [check(1, answers=[answer(1), answer(9, question="Q", image_url=None)])]},
-     "checks[0].answers[1].category"),
+    ({"checks": [check(1, answers=[answer(1, question="")])]}, "checks[0].answers[0].question"),
+    (
+        {"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
+        "checks[1].answers[0].question",
+    ),
+    (
+        {
+            "questions": [question(1)],
+            "checks": [check(1, answers=[answer(1), answer(9, question="Q", image_url=None)])],
+        },
+        "checks[0].answers[1].category",
+    ),
 ]
 
 

@@ -16,8 +16,7 @@ async def catalogue(db):
                 question="Helmet worn?",
                 question_type="MULTIPLE_CHOICE:SINGLE",
                 answers=[
-                    {"name": "Yes", "name_ar": "نعم", "score": "2", "jump": "23",
-                     "skip": ["22"]},
+                    {"name": "Yes", "name_ar": "نعم", "score": "2", "jump": "23", "skip": ["22"]},
                     {"name": "No", "name_ar": "لا", "score": "0"},
                 ],
             ),
@@ -52,8 +51,11 @@ async def test_every_question_ordered_by_id_with_its_fields(client, catalogue):
 
 async def test_country_filter_is_exact(client, catalogue):
     for query, expected in [
-        ("?country_id=1", [3, 12]), ("?country_id=2", [21, 22]), ("?country_id=10", [100]),
-        ("?country_id=7", []), ("?Country_id=1", [3, 12, 21, 22, 100]),
+        ("?country_id=1", [3, 12]),
+        ("?country_id=2", [21, 22]),
+        ("?country_id=10", [100]),
+        ("?country_id=7", []),
+        ("?Country_id=1", [3, 12, 21, 22, 100]),
         ("?country=1", [3, 12, 21, 22, 100]),
     ]:
         assert [q["question_id"] for q in await get_questions(client, query)] == expected, query
@@ -66,5 +68,6 @@ async def test_malformed_country_id_is_400(client):
         )
         assert response.status == 400, value
         assert await response.json() == {
-            "error": "country_id must be an integer (bigint)", "code": "invalid_request"
+            "error": "country_id must be an integer (bigint)",
+            "code": "invalid_request",
         }

@@ -1,7 +1,6 @@
 """Per-route body limits on the real endpoints (README: each bulk route takes what its maximum
 needs, counted in bytes and in objects/arrays before parsing; 1 MiB elsewhere)."""
 
-
 import orjson
 import pytest
 
@@ -41,16 +40,31 @@ async def test_bulk_endpoints_refuse_over_their_limit(client, path, headers, bul
 
 
 def test_each_limit_holds_its_largest_valid_body():
-    longest = {"riderId": "R" * 64, "name": "\u0645" * 200, "market": "Bahrain",
-               "phone": "+" + "1" * 15, "city": "\u0645" * 100, "vehicleType": "m" * 40,
-               "nationality": "\u0645" * 60, "language": "en", "status": "onboarding",
-               "pin": "12345678"}
+    longest = {
+        "riderId": "R" * 64,
+        "name": "\u0645" * 200,
+        "market": "Bahrain",
+        "phone": "+" + "1" * 15,
+        "city": "\u0645" * 100,
+        "vehicleType": "m" * 40,
+        "nationality": "\u0645" * 60,
+        "language": "en",
+        "status": "onboarding",
+        "pin": "12345678",
+    }
     assert len(orjson.dumps({"riders": [longest] * 5000})) < RIDERS.limit
     ids = {"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34", "riderIds": ["R" * 64] * 250_000}
     assert len(orjson.dumps(ids)) < ASSIGNMENTS.limit
-    record = {"id": 2**62, "email": "e" * 243 + "@example.com", "ridehail_id": 10**18,
-              **{name: "\u0645" * 255 for name in
-                 ("first_name", "last_name", "partner_name", "agency_id")}, "active": 1}
+    record = {
+        "id": 2**62,
+        "email": "e" * 243 + "@example.com",
+        "ridehail_id": 10**18,
+        **{
+            name: "\u0645" * 255
+            for name in ("first_name", "last_name", "partner_name", "agency_id")
+        },
+        "active": 1,
+    }
     assert len(orjson.dumps({"users": [record] * 5000})) < IMPORT.limit
 
 
@@ -71,9 +85,7 @@ async def test_brackets_inside_strings_do_not_count(client, db):
     assert (await response.json())["inserted"] == 300
 
 
-async def test_bulk_requests_beyond_the_concurrency_cap_wait_then_answer_503(
-    client, monkeypatch
-):
+async def test_bulk_requests_beyond_the_concurrency_cap_wait_then_answer_503(client, monkeypatch):
     monkeypatch.setattr(http, "BULK_WAIT", 0.2)
     slots = http._bulk_slots()
     for _ in range(http.BULK_CONCURRENCY):
@@ -103,6 +115,8 @@ async def test_413_has_the_family_shape(client):
     )
     assert await shop.json() == {"success": False, "message": "Request body too large"}
     training = await client.post(
-        "/api/v1/flags", data=b" " * (SMALL_BODY_LIMIT + 1), headers=INTEGRATION,
+        "/api/v1/flags",
+        data=b" " * (SMALL_BODY_LIMIT + 1),
+        headers=INTEGRATION,
     )
     assert await training.json() == {"error": "Request body too large", "code": "payload_too_large"}

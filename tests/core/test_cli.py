@@ -113,8 +113,9 @@ def test_load_data_prints_counts(database_url, tmp_path):
 
 
 def test_demo_data_migrates_a_fresh_database_first(empty_database_url):
-    result = run("demo-data", "--riders", "20", env={"DATABASE_URL": empty_database_url},
-                 timeout=180)
+    result = run(
+        "demo-data", "--riders", "20", env={"DATABASE_URL": empty_database_url}, timeout=180
+    )
     assert result.returncode == 0, result.stderr
     assert "demo data: " in result.stdout
     with psycopg.connect(empty_database_url) as conn:
@@ -123,8 +124,9 @@ def test_demo_data_migrates_a_fresh_database_first(empty_database_url):
 
 def test_load_data_migrates_a_fresh_database_first(empty_database_url, tmp_path):
     document = tmp_path / "riders.json"
-    document.write_bytes(orjson.dumps({"riders": [{"riderId": "R-1", "name": "Sam",
-                                                   "market": "AE"}]}))
+    document.write_bytes(
+        orjson.dumps({"riders": [{"riderId": "R-1", "name": "Sam", "market": "AE"}]})
+    )
     result = run("load-data", str(document), env={"DATABASE_URL": empty_database_url})
     assert result.returncode == 0, result.stderr
     with psycopg.connect(empty_database_url) as conn:
@@ -153,8 +155,12 @@ seen.is_running = lambda: False
 def test_the_embedded_server_stops_at_exit_even_after_a_restart_from_outside(tmp_path):
     data_dir = tmp_path / "var"
     tmp_path.chmod(0o755)  # reachable by the server's own system user when run as root
-    result = subprocess.run([sys.executable, "-c", RESTARTED_FROM_OUTSIDE, str(data_dir)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", RESTARTED_FROM_OUTSIDE, str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     pid_file = data_dir / "pgdata" / "postmaster.pid"
     try:
@@ -165,8 +171,10 @@ def test_the_embedded_server_stops_at_exit_even_after_a_restart_from_outside(tmp
 
 
 def test_revoke_links_names_an_unknown_rider_and_revokes_a_known_one(database_url):
-    _assert_one_clear_line(run("revoke-links", "R-nobody", env={"DATABASE_URL": database_url}),
-                           "error: no rider 'R-nobody'")
+    _assert_one_clear_line(
+        run("revoke-links", "R-nobody", env={"DATABASE_URL": database_url}),
+        "error: no rider 'R-nobody'",
+    )
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'Sam', 'AE')")
     result = run("revoke-links", "R-1", env={"DATABASE_URL": database_url})

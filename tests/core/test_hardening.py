@@ -32,8 +32,10 @@ async def raw_request(client, head: bytes) -> tuple[int, bytes]:
     [
         ("/api/v1/riders", b'{"riders": [{"riderId": "R-1", "name": "\\ud800", "market": "AE"}]}'),
         ("/api/v1/flags", b'{"riderId": "R-1", "type": "equipment", "note": "\\udfff"}'),
-        ("/api/v1/assignments",
-         b'{"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34", "riderIds": ["\\ud800"]}'),
+        (
+            "/api/v1/assignments",
+            b'{"pathId": "5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34", "riderIds": ["\\ud800"]}',
+        ),
     ],
 )
 async def test_an_unpaired_surrogate_is_400_and_writes_nothing(client, db, path, body):
@@ -63,8 +65,9 @@ async def test_only_ascii_digits_name_a_user(client, db, digit):
     await load(db, partners=FLEET, products=[product(1)], users=[user(1), user(3)])
     path = f"/api/users/{digit}/kit"
     assert (await client.get(path, headers=IMPORT)).status == 404
-    write = await client.post(path, json={"product_id": 1, "quantity": 1, "mandatory": True},
-                              headers=IMPORT)
+    write = await client.post(
+        path, json={"product_id": 1, "quantity": 1, "mandatory": True}, headers=IMPORT
+    )
     assert write.status == 404
     assert await db.fetchval("SELECT count(*) FROM shop_user_kits") == 0
 
@@ -72,8 +75,14 @@ async def test_only_ascii_digits_name_a_user(client, db, digit):
 @pytest.mark.parametrize("given", ["\u00b9", "\u0663"])
 async def test_an_import_id_in_other_digits_is_a_validation_error(client, db, given):
     await load(db, partners=FLEET, users=[user(3)])
-    record = {"id": given, "email": "new@example.com", "first_name": "A", "last_name": "B",
-              "partner_name": "P", "active": 1}
+    record = {
+        "id": given,
+        "email": "new@example.com",
+        "first_name": "A",
+        "last_name": "B",
+        "partner_name": "P",
+        "active": 1,
+    }
     response = await client.post("/api/import/users", json={"users": [record]}, headers=IMPORT)
     assert response.status == 200
     body = (await response.json())["results"]
@@ -157,7 +166,6 @@ async def test_a_token_path_is_redacted_even_when_it_matches_nothing(client, met
     assert "secret-token" not in str(logs)
 
 
-
 async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monkeypatch):
     monkeypatch.setattr(database, "ACQUIRE_TIMEOUT", 0.3)
     monkeypatch.setattr(middleware, "OUTAGES", middleware.OutageLog())
@@ -168,8 +176,7 @@ async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monke
             started = time.monotonic()
             response = await client.get("/api/v1/completions?limit=1", headers=INTEGRATION)
         assert response.status == 500 and time.monotonic() - started < 2
-        assert await response.json() == {"error": "Internal server error",
-                                         "code": "internal_error"}
+        assert await response.json() == {"error": "Internal server error", "code": "internal_error"}
         (line,) = [e for e in logs if e["event"] == "database unavailable"]
         assert line["error_class"] == "TimeoutError"
     finally:

@@ -237,14 +237,14 @@ async def test_pool_is_closed_at_shutdown(database_url):
 
 async def test_numbers_beyond_64_bits_are_json_too(start):
     client = await start()
-    response = await client.post("/api/v1/echo", data=b'[1e400, 123456789012345678901234567890]')
+    response = await client.post("/api/v1/echo", data=b"[1e400, 123456789012345678901234567890]")
     assert response.status == 200
     assert await response.json() == {"size": 2}
 
 
 async def test_non_json_constants_are_refused(start):
     client = await start()
-    response = await client.post("/api/v1/echo", data=b'[NaN, 1e400]')
+    response = await client.post("/api/v1/echo", data=b"[NaN, 1e400]")
     assert response.status == 400
 
 
@@ -253,7 +253,8 @@ async def test_text_postgresql_cannot_store_is_a_client_error(start):
     response = await client.post("/api/v1/text", json={"text": "a\u0000b"})
     assert response.status == 400
     assert await response.json() == {
-        "error": "Text must not contain the NUL character (U+0000).", "code": "invalid_request"
+        "error": "Text must not contain the NUL character (U+0000).",
+        "code": "invalid_request",
     }
     shop = await client.post("/api/products/text", json={"text": "a\u0000b"})
     assert shop.status == 422

@@ -10,7 +10,7 @@ def test_markdown_renders_emphasis_lists_and_links():
 
 
 def test_raw_html_and_script_links_show_as_text():
-    html = to_html('<script>alert(1)</script> [x](javascript:alert(1))')
+    html = to_html("<script>alert(1)</script> [x](javascript:alert(1))")
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
     assert 'href="javascript:' not in html

@@ -49,7 +49,10 @@ def test_repeatable_scripts_replace_their_functions_on_every_migrate(
     migrations.apply(empty_database_url)
     scripts = migrations.repeatable_scripts()
     assert {path.stem for path in scripts} >= {
-        "shop_import_users", "shop_kit_entries", "training_path_passed", "training_proof_code"
+        "shop_import_users",
+        "shop_kit_entries",
+        "training_path_passed",
+        "training_proof_code",
     }
     # The scripts, not the migrations' first versions, are what runs: the proof code draws on
     # gen_random_uuid (strong randomness), never random().
@@ -81,11 +84,16 @@ def test_link_revocation_strips_the_signatures_of_recorded_links(empty_database_
         backend.rollback_migrations(backend.to_rollback(revocation))
     link = "https://ops.example/t/cmlkZXItMQ.c2lnbmF0dXJlLWJ5dGVz"
     with psycopg.connect(empty_database_url) as conn:
-        conn.execute("INSERT INTO riders (rider_id, name, phone, market, city, vehicle_type,"
-                     " nationality, language, status) VALUES ('R1', 'Ali', '+9715', 'AE',"
-                     " 'Dubai', 'bicycle', 'PK', 'en', 'active')")
-        conn.execute("INSERT INTO messages (rider_id, kind, body, link, status) VALUES"
-                     " ('R1', 'reminder', %s, %s, 'logged')", [f"Open {link} today", link])
+        conn.execute(
+            "INSERT INTO riders (rider_id, name, phone, market, city, vehicle_type,"
+            " nationality, language, status) VALUES ('R1', 'Ali', '+9715', 'AE',"
+            " 'Dubai', 'bicycle', 'PK', 'en', 'active')"
+        )
+        conn.execute(
+            "INSERT INTO messages (rider_id, kind, body, link, status) VALUES"
+            " ('R1', 'reminder', %s, %s, 'logged')",
+            [f"Open {link} today", link],
+        )
     with backend.lock():
         backend.apply_migrations(backend.to_apply(revocation))
     backend.connection.close()

@@ -49,7 +49,8 @@ async def test_every_operation_documents_the_500_of_a_database_outage(client):
 
 async def test_text_the_database_cannot_store_is_a_documented_422_on_the_shop(client):
     response = await client.get(
-        "/api/products", params={"partner_name": "a\x00b"},
+        "/api/products",
+        params={"partner_name": "a\x00b"},
         headers={"api-key": "test-import-key"},
     )
     assert response.status == 422

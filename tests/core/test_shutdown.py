@@ -73,8 +73,14 @@ def _listening(port: int, seconds: float = 30) -> None:
 
 def test_web_concurrency_serves_from_that_many_processes_and_stops_them_all(database_url):
     port = unused_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "WEB_CONCURRENCY": "2", "INTEGRATION_API_KEY": "k"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "WEB_CONCURRENCY": "2",
+        "INTEGRATION_API_KEY": "k",
+    }
     server = subprocess.Popen(
         [sys.executable, "-m", "app", "serve"], env=env, stdout=subprocess.PIPE, text=True
     )
@@ -88,9 +94,12 @@ def test_web_concurrency_serves_from_that_many_processes_and_stops_them_all(data
         assert len(pids) == 2 and server.pid in pids
         (worker,) = pids - {server.pid}
         for _ in range(20):
-            status = urllib.request.urlopen(urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/v1/completions?limit=1",
-                headers={"x-api-key": "k"})).status
+            status = urllib.request.urlopen(
+                urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/v1/completions?limit=1",
+                    headers={"x-api-key": "k"},
+                )
+            ).status
             assert status == 200
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=60) == 0
@@ -115,13 +124,19 @@ def test_a_web_process_that_dies_stops_the_service_with_exit_status_1(database_u
     from tests.served import serving
 
     with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
-        serving_pids = {orjson.loads(line)["pid"] for line in server.log.splitlines()
-                        if '"event":"serving"' in line}
+        serving_pids = {
+            orjson.loads(line)["pid"]
+            for line in server.log.splitlines()
+            if '"event":"serving"' in line
+        }
         deadline = time.monotonic() + 30
         while len(serving_pids) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-            serving_pids = {orjson.loads(line)["pid"] for line in server.log.splitlines()
-                            if '"event":"serving"' in line}
+            serving_pids = {
+                orjson.loads(line)["pid"]
+                for line in server.log.splitlines()
+                if '"event":"serving"' in line
+            }
         (worker,) = serving_pids - {server.process.pid}
         os.kill(worker, signal.SIGKILL)
         assert server.process.wait(timeout=40) == 1

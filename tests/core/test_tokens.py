@@ -29,8 +29,10 @@ def test_a_character_outside_base64url_makes_a_token_forged(junk):
     # A lenient decoder skips such characters, so many spellings would carry one token.
     token = seal("secret", b"cursor", b"payload")
     encoded, mac = token.split(".")
-    damaged_tokens = (f"{encoded[:2]}{junk}{encoded[2:]}.{mac}",
-                      f"{encoded}.{mac[:3]}{junk}{mac[3:]}")
+    damaged_tokens = (
+        f"{encoded[:2]}{junk}{encoded[2:]}.{mac}",
+        f"{encoded}.{mac[:3]}{junk}{mac[3:]}",
+    )
     for damaged in damaged_tokens:
         with pytest.raises(ForgedToken):
             unseal("secret", b"cursor", damaged)

@@ -30,8 +30,7 @@ def _row_counts(url):
             )
         ]
         return {
-            table: conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
-            for table in tables
+            table: conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] for table in tables
         }
 
 
@@ -183,8 +182,11 @@ async def test_a_cancelled_backup_stops_pg_dump(
 async def test_the_newest_pg_dump_that_can_dump_the_server_is_used(
     job_context, monkeypatch, tmp_path, on_path, chosen
 ):
-    fake_pg_dump(tmp_path / "bin", 'for a; do case "$a" in --file=*) echo x > "${a#--file=}";; '
-                 "esac; done\n", version=on_path)
+    fake_pg_dump(
+        tmp_path / "bin",
+        'for a; do case "$a" in --file=*) echo x > "${a#--file=}";; esac; done\n',
+        version=on_path,
+    )
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     with structlog.testing.capture_logs() as logs:
         await backup(job_context())
@@ -194,7 +196,9 @@ async def test_the_newest_pg_dump_that_can_dump_the_server_is_used(
         assert line["pg_dump_version"].startswith("18.") and line["server_major"] == 18
     else:
         assert (line["pg_dump"], line["pg_dump_version"]) == (
-            str(tmp_path / "bin" / "pg_dump"), on_path)
+            str(tmp_path / "bin" / "pg_dump"),
+            on_path,
+        )
 
 
 async def test_only_older_clients_fail_the_backup_with_their_versions(

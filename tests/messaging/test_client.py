@@ -159,8 +159,12 @@ async def test_a_huge_answer_is_read_only_up_to_its_cap(aiohttp_server):
 
 @pytest.mark.parametrize(
     "url",
-    ["http://graph.facebook.com/v21.0", "ftp://graph.facebook.com", "graph.facebook.com/v21.0",
-     "https:///v21.0"],
+    [
+        "http://graph.facebook.com/v21.0",
+        "ftp://graph.facebook.com",
+        "graph.facebook.com/v21.0",
+        "https:///v21.0",
+    ],
 )
 def test_a_messaging_url_that_is_not_https_is_a_configuration_error(url):
     with pytest.raises(ConfigError, match="MESSAGING_API_URL must be an https:// URL"):
@@ -168,8 +172,13 @@ def test_a_messaging_url_that_is_not_https_is_a_configuration_error(url):
 
 
 @pytest.mark.parametrize(
-    "url", ["https://graph.facebook.com/v21.0", "http://127.0.0.1:8081/v21.0",
-            "http://localhost/v1", "http://[::1]:9/v1"],
+    "url",
+    [
+        "https://graph.facebook.com/v21.0",
+        "http://127.0.0.1:8081/v21.0",
+        "http://localhost/v1",
+        "http://[::1]:9/v1",
+    ],
 )
 def test_https_or_a_local_http_messaging_url_is_taken(url):
     assert make_settings(MESSAGING_API_URL=url).messaging_api_url == url

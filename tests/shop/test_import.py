@@ -241,6 +241,7 @@ async def test_email_folding_is_the_same_when_stored_and_looked_up(client, shop)
         "/api/users/find-by-email", params={"email": "\u0130lknur@example.com"}, headers=IMPORT
     )
     assert response.status == 200
-    listed = await client.get("/api/users", params={"email": "\u0130LKNUR@example.com"},
-                              headers=IMPORT)
+    listed = await client.get(
+        "/api/users", params={"email": "\u0130LKNUR@example.com"}, headers=IMPORT
+    )
     assert [u["email"] for u in (await listed.json())["data"]] == ["i\u0307lknur@example.com"]

@@ -244,8 +244,11 @@ async def test_an_unknown_user_is_404_before_the_body_and_the_feature_are_checke
 
 @pytest.mark.parametrize(
     ("path", "headers"),
-    [("/api/import/users", IMPORT), ("/api/users/1/kit", IMPORT),
-     ("/api/v1/exchanges/review", ORDERS)],
+    [
+        ("/api/import/users", IMPORT),
+        ("/api/users/1/kit", IMPORT),
+        ("/api/v1/exchanges/review", ORDERS),
+    ],
 )
 async def test_a_body_that_is_not_json_is_400(client, kits, path, headers):
     response = await client.post(path, data=b"{", headers=headers)

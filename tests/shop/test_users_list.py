@@ -323,8 +323,13 @@ async def test_a_page_number_past_every_row_is_an_empty_page(client, shop):
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/users?email=%00", "/api/products?partner_name=%00",
-             "/api/users/find-by-email?email=a%00b", "/api/v1/exchanges/orders?city=%00"]
+    "path",
+    [
+        "/api/users?email=%00",
+        "/api/products?partner_name=%00",
+        "/api/users/find-by-email?email=a%00b",
+        "/api/v1/exchanges/orders?city=%00",
+    ],
 )
 async def test_a_nul_character_in_a_query_is_422(client, shop, path):
     headers = ORDERS if "exchanges" in path else IMPORT

@@ -9,8 +9,12 @@ from datetime import UTC, datetime
 
 async def add_course(db, title: str = "Course", quiz: bool = True) -> uuid.UUID:
     course_id = uuid.uuid4()
-    await db.execute("INSERT INTO courses (course_id, title, has_quiz) VALUES ($1, $2, $3)",
-                     course_id, title, quiz)
+    await db.execute(
+        "INSERT INTO courses (course_id, title, has_quiz) VALUES ($1, $2, $3)",
+        course_id,
+        title,
+        quiz,
+    )
     return course_id
 
 
@@ -30,7 +34,13 @@ async def add_path(
     await db.execute(
         "INSERT INTO paths (path_id, name, active, days_to_complete, rule, flag_types, markets,"
         " vehicle_types, nationalities) VALUES ($1, 'Path', $2, $3, $4, $5, $6, $7, $8)",
-        path_id, active, days, rule, list(flag_types), list(markets), list(vehicle_types),
+        path_id,
+        active,
+        days,
+        rule,
+        list(flag_types),
+        list(markets),
+        list(vehicle_types),
         list(nationalities),
     )
     await db.executemany(
@@ -46,17 +56,28 @@ async def add_rider(db, rider_id: str, **fields) -> None:
     await db.execute(
         f"INSERT INTO riders ({', '.join(columns)})"
         f" VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
-        rider_id, *values.values(),
+        rider_id,
+        *values.values(),
     )
 
 
-async def add_result(db, rider_id: str, course_id: uuid.UUID, completed_at: datetime,
-                     proof_code: str, score: float | None = 80) -> None:
+async def add_result(
+    db,
+    rider_id: str,
+    course_id: uuid.UUID,
+    completed_at: datetime,
+    proof_code: str,
+    score: float | None = 80,
+) -> None:
     await db.execute(
         "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
         " score, attempts, time_spent_seconds, proof_code) VALUES ($1, $2, 'en', $3, $3, $4,"
         " 1, 60, $5)",
-        rider_id, course_id, completed_at, score, proof_code,
+        rider_id,
+        course_id,
+        completed_at,
+        score,
+        proof_code,
     )
 
 

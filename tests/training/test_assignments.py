@@ -27,19 +27,26 @@ async def assigned(db) -> set[str]:
     return {row["rider_id"] for row in await assignments(db)}
 
 
-@pytest.mark.parametrize(("criteria", "expected"), [
-    ({"riderIds": ["R-ae-moto", "R-qa-moto", "R-unknown", "R-ae-moto"]},
-     {"R-ae-moto", "R-qa-moto"}),
-    ({"markets": ["AE"]}, {"R-ae-moto", "R-ae-car"}),
-    ({"markets": ["AE", "QA"], "vehicleTypes": ["motorbike"]}, {"R-ae-moto", "R-qa-moto"}),
-    ({"statuses": ["suspended", "onboarding"]}, {"R-ae-car", "R-qa-moto"}),
-    ({"statuses": ["inactive"]}, set()),
-    ({"riderIds": ["R-ae-moto", "R-ae-car", "R-ae-inactive"], "vehicleTypes": ["car"]},
-     {"R-ae-car"}),
-    ({"riderIds": ["R-qa-moto"], "markets": ["AE"]}, set()),
-    ({"markets": ["ae"]}, set()),  # matched exactly
-    ({"riderIds": ["R-ae-moto"], "markets": []}, {"R-ae-moto"}),  # an empty filter: not given
-])
+@pytest.mark.parametrize(
+    ("criteria", "expected"),
+    [
+        (
+            {"riderIds": ["R-ae-moto", "R-qa-moto", "R-unknown", "R-ae-moto"]},
+            {"R-ae-moto", "R-qa-moto"},
+        ),
+        ({"markets": ["AE"]}, {"R-ae-moto", "R-ae-car"}),
+        ({"markets": ["AE", "QA"], "vehicleTypes": ["motorbike"]}, {"R-ae-moto", "R-qa-moto"}),
+        ({"statuses": ["suspended", "onboarding"]}, {"R-ae-car", "R-qa-moto"}),
+        ({"statuses": ["inactive"]}, set()),
+        (
+            {"riderIds": ["R-ae-moto", "R-ae-car", "R-ae-inactive"], "vehicleTypes": ["car"]},
+            {"R-ae-car"},
+        ),
+        ({"riderIds": ["R-qa-moto"], "markets": ["AE"]}, set()),
+        ({"markets": ["ae"]}, set()),  # matched exactly
+        ({"riderIds": ["R-ae-moto"], "markets": []}, {"R-ae-moto"}),  # an empty filter: not given
+    ],
+)
 async def test_criteria_combine_with_and_and_inactive_never(api, db, riders, criteria, expected):
     path = await add_path(db, "manual", [await add_course(db)], days=9)
     status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
@@ -52,10 +59,12 @@ async def test_criteria_combine_with_and_and_inactive_never(api, db, riders, cri
 
 
 async def test_path_rule_filters_and_active_are_ignored(api, db, riders):
-    path = await add_path(db, "flag", flag_types=["equipment"], active=False, markets=["QA"],
-                          vehicle_types=["car"])
-    status, body = await api.post("/api/v1/assignments",
-                                  {"pathId": str(path), "riderIds": ["R-ae-moto"]})
+    path = await add_path(
+        db, "flag", flag_types=["equipment"], active=False, markets=["QA"], vehicle_types=["car"]
+    )
+    status, body = await api.post(
+        "/api/v1/assignments", {"pathId": str(path), "riderIds": ["R-ae-moto"]}
+    )
     assert body == {"enrollmentsCreated": 1}
 
 
@@ -80,9 +89,10 @@ async def test_assignment_completes_at_once_when_every_course_was_passed(api, db
     await add_result(db, "R-ae-car", courses[1], utc(2026, 3, 2), "AAAAAAA4")
     await db.execute(
         "INSERT INTO course_results (rider_id, course_id, language, started_at) VALUES"
-        " ('R-ae-car', $1, 'en', now())", courses[0])  # opened, not passed
-    status, body = await api.post("/api/v1/assignments",
-                                  {"pathId": str(path), "markets": ["AE"]})
+        " ('R-ae-car', $1, 'en', now())",
+        courses[0],
+    )  # opened, not passed
+    status, body = await api.post("/api/v1/assignments", {"pathId": str(path), "markets": ["AE"]})
     assert body == {"enrollmentsCreated": 2}
     done = {row["rider_id"]: row["completed_at"] is not None for row in await assignments(db)}
     assert done == {"R-ae-moto": True, "R-ae-car": False}
@@ -95,8 +105,9 @@ async def test_path_without_courses_completes_at_once(api, db, riders):
 
 
 async def test_unknown_path_is_404(api, db, riders):
-    status, body = await api.post("/api/v1/assignments",
-                                  {"pathId": str(uuid.uuid4()), "markets": ["AE"]})
+    status, body = await api.post(
+        "/api/v1/assignments", {"pathId": str(uuid.uuid4()), "markets": ["AE"]}
+    )
     assert (status, body) == (404, {"error": "Learning path not found", "code": "not_found"})
 
 
@@ -130,26 +141,30 @@ async def test_bad_bodies_are_400(api, db, riders):
 
 
 async def test_invalid_json_is_400(client):
-    response = await client.post("/api/v1/assignments", data=b"[",
-                                 headers={"x-api-key": "test-integration-key"})
+    response = await client.post(
+        "/api/v1/assignments", data=b"[", headers={"x-api-key": "test-integration-key"}
+    )
     assert response.status == 400
     assert await response.json() == {"error": SHAPE_MESSAGE, "code": "invalid_request"}
 
 
 async def test_neither_rider_ids_nor_filters_is_400(api, db, riders):
     path = await add_path(db)
-    for criteria in [{}, {"markets": [], "vehicleTypes": [], "statuses": []},
-                     {"riderIds": None}]:
+    for criteria in [{}, {"markets": [], "vehicleTypes": [], "statuses": []}, {"riderIds": None}]:
         status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
-        assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
-                                        "code": "invalid_request"})
+        assert (status, body) == (
+            400,
+            {"error": "Give riderIds or at least one filter.", "code": "invalid_request"},
+        )
     assert await assigned(db) == set()
 
 
 async def test_missing_criteria_are_checked_before_the_path(api):
     status, body = await api.post("/api/v1/assignments", {"pathId": str(uuid.uuid4())})
-    assert (status, body) == (400, {"error": "Give riderIds or at least one filter.",
-                                    "code": "invalid_request"})
+    assert (status, body) == (
+        400,
+        {"error": "Give riderIds or at least one filter.", "code": "invalid_request"},
+    )
 
 
 async def test_empty_rider_ids_assign_nobody_whatever_the_filters(api, db, riders):
@@ -169,14 +184,17 @@ async def test_250000_rider_ids_are_accepted(api, db, riders):
 
 async def test_overlapping_calls_in_parallel_assign_each_rider_once(client, db):
     ids = [f"R-{i:04d}" for i in range(2000)]
-    await db.execute("INSERT INTO riders (rider_id, name, market) SELECT unnest($1::text[]),"
-                     " 'Rider', 'AE'", ids)
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market) SELECT unnest($1::text[]), 'Rider', 'AE'", ids
+    )
     path = str(await add_path(db, "manual", [await add_course(db)]))
 
     async def send(chosen):
-        response = await client.post("/api/v1/assignments",
-                                     json={"pathId": path, "riderIds": chosen},
-                                     headers={"x-api-key": "test-integration-key"})
+        response = await client.post(
+            "/api/v1/assignments",
+            json={"pathId": path, "riderIds": chosen},
+            headers={"x-api-key": "test-integration-key"},
+        )
         return response.status, await response.json()
 
     results = await asyncio.gather(send(ids), send(list(reversed(ids))), send(ids[500:1500]))
@@ -192,23 +210,28 @@ async def test_twenty_concurrent_calls_leave_one_open_assignment_per_rider_and_p
     monkeypatch.setattr(http, "BULK_CONCURRENCY", 20)
     monkeypatch.setattr(http, "_slots", weakref.WeakKeyDictionary())
     ids = [f"R-{i:04d}" for i in range(300)]
-    await db.execute("INSERT INTO riders (rider_id, name, market, vehicle_type) SELECT"
-                     " unnest($1::text[]), 'Rider', 'AE', 'motorbike'", ids)
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market, vehicle_type) SELECT"
+        " unnest($1::text[]), 'Rider', 'AE', 'motorbike'",
+        ids,
+    )
     paths = [str(await add_path(db, "manual", [await add_course(db)])) for _ in range(2)]
 
     async def send(n):
-        chosen = ids[n * 10:] + ids[: n * 10]  # every call names every rider, in its own order
+        chosen = ids[n * 10 :] + ids[: n * 10]  # every call names every rider, in its own order
         body = {"pathId": paths[n % 2], "riderIds": chosen if n % 3 else chosen[::-1]}
         if n % 4 == 0:
             body = {"pathId": paths[n % 2], "markets": ["AE"], "vehicleTypes": ["motorbike"]}
-        response = await client.post("/api/v1/assignments", json=body,
-                                     headers={"x-api-key": "test-integration-key"})
+        response = await client.post(
+            "/api/v1/assignments", json=body, headers={"x-api-key": "test-integration-key"}
+        )
         return response.status, await response.json()
 
     results = await asyncio.gather(*(send(n) for n in range(20)))
     assert {status for status, _ in results} <= {200, 409}
     made = sum(body["enrollmentsCreated"] for status, body in results if status == 200)
-    rows = await db.fetch("SELECT rider_id, path_id, count(*) AS n FROM assignments"
-                          " GROUP BY rider_id, path_id")
+    rows = await db.fetch(
+        "SELECT rider_id, path_id, count(*) AS n FROM assignments GROUP BY rider_id, path_id"
+    )
     assert len(rows) == 600 and {row["n"] for row in rows} == {1}
     assert made == 600

@@ -6,13 +6,20 @@ KEY = "test-integration-key"
 ENDPOINTS = [
     ("POST", "/api/v1/riders", {"riders": [{"riderId": "R-1", "name": "A", "market": "AE"}]}),
     ("POST", "/api/v1/flags", {"riderId": "R-unknown", "type": "equipment"}),
-    ("POST", "/api/v1/assignments", {"pathId": "00000000-0000-0000-0000-000000000000",
-                                     "markets": ["AE"]}),
+    (
+        "POST",
+        "/api/v1/assignments",
+        {"pathId": "00000000-0000-0000-0000-000000000000", "markets": ["AE"]},
+    ),
     ("GET", "/api/v1/completions", None),
 ]
 # What each endpoint answers to a valid key with these bodies.
-ACCEPTED = {"/api/v1/riders": 200, "/api/v1/flags": 404, "/api/v1/assignments": 404,
-            "/api/v1/completions": 200}
+ACCEPTED = {
+    "/api/v1/riders": 200,
+    "/api/v1/flags": 404,
+    "/api/v1/assignments": 404,
+    "/api/v1/completions": 200,
+}
 UNAUTHORIZED = {"error": "Invalid API key", "code": "unauthorized"}
 REJECTED_HEADERS = [
     {},
@@ -57,5 +64,6 @@ async def test_no_key_configured_is_503_on_every_endpoint(make_client):
 async def test_a_rotated_key_stops_the_old_one(make_client):
     client = await make_client(INTEGRATION_API_KEY="new-key")
     assert (await call(client, "GET", "/api/v1/completions", None, {"x-api-key": KEY}))[0] == 401
-    assert (await call(client, "GET", "/api/v1/completions", None,
-                       {"x-api-key": "new-key"}))[0] == 200
+    assert (await call(client, "GET", "/api/v1/completions", None, {"x-api-key": "new-key"}))[
+        0
+    ] == 200

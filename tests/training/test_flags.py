@@ -15,22 +15,35 @@ FLAG_MESSAGE = (
 async def test_saves_the_flag_and_assigns_matching_flag_paths(api, db):
     await add_rider(db, "R-1", market="QA", vehicle_type="motorbike", nationality="Indian")
     course = await add_course(db)
-    wanted = await add_path(db, "flag", [course], days=7, flag_types=["late_delivery", "equipment"],
-                            markets=["QA"], vehicle_types=["motorbike"], nationalities=["Indian"])
+    wanted = await add_path(
+        db,
+        "flag",
+        [course],
+        days=7,
+        flag_types=["late_delivery", "equipment"],
+        markets=["QA"],
+        vehicle_types=["motorbike"],
+        nationalities=["Indian"],
+    )
     await add_path(db, "flag", [course], flag_types=["unsafe_driving"])
     await add_path(db, "flag", [course], flag_types=["late_delivery"], active=False)
     await add_path(db, "flag", [course], flag_types=["late_delivery"], markets=["AE"])
     await add_path(db, "flag", [course], flag_types=["late_delivery"], vehicle_types=["car"])
     await add_path(db, "flag", [course], flag_types=["late_delivery"], nationalities=["Nepali"])
     await add_path(db, "all_matching", [course])
-    status, body = await api.post("/api/v1/flags", {"riderId": "R-1", "type": "late_delivery",
-                                                    "note": "Three late orders"})
+    status, body = await api.post(
+        "/api/v1/flags", {"riderId": "R-1", "type": "late_delivery", "note": "Three late orders"}
+    )
     assert status == 200
     assert body["enrollmentsCreated"] == 1 and body["notification"] is None
     flag = await db.fetchrow("SELECT * FROM flags")
     assert str(flag["flag_id"]) == body["flagId"]
     assert (flag["rider_id"], flag["type"], flag["note"], flag["source"]) == (
-        "R-1", "late_delivery", "Three late orders", "api")
+        "R-1",
+        "late_delivery",
+        "Three late orders",
+        "api",
+    )
     rows = await assignments(db, "R-1")
     assert [(r["path_id"], r["why"]) for r in rows] == [(wanted, "flag")]
     assert (rows[0]["deadline"] - rows[0]["assigned_at"]).days == 7
@@ -55,8 +68,9 @@ async def test_open_path_is_skipped_and_repeating_records_another_flag(api, db):
 async def test_inactive_rider_gets_the_flag_but_no_path(api, db):
     await add_rider(db, "R-1", status="inactive")
     await add_path(db, "flag", flag_types=["equipment"])
-    status, body = await api.post("/api/v1/flags", {"riderId": "R-1", "type": "equipment",
-                                                    "notify": True})
+    status, body = await api.post(
+        "/api/v1/flags", {"riderId": "R-1", "type": "equipment", "notify": True}
+    )
     assert status == 200
     assert (body["enrollmentsCreated"], body["notification"]) == (0, None)
     assert await db.fetchval("SELECT count(*) FROM flags") == 1
@@ -73,14 +87,16 @@ async def test_assignment_completes_at_once_when_the_courses_were_passed(api, db
     assert (await assignments(db))[0]["completed_at"] is not None
 
 
-@pytest.mark.parametrize(("notify", "paths", "expected"), [
-    (True, 1, "logged"), (False, 1, None), (True, 0, None)])
+@pytest.mark.parametrize(
+    ("notify", "paths", "expected"), [(True, 1, "logged"), (False, 1, None), (True, 0, None)]
+)
 async def test_notification(api, db, notify, paths, expected):
     await add_rider(db, "R-1", phone="+971501234567")
     for _ in range(paths):
         await add_path(db, "flag", flag_types=["cancellations"])
-    status, body = await api.post("/api/v1/flags", {"riderId": "R-1", "type": "cancellations",
-                                                    "notify": notify})
+    status, body = await api.post(
+        "/api/v1/flags", {"riderId": "R-1", "type": "cancellations", "notify": notify}
+    )
     assert status == 200 and body["notification"] == expected
 
 
@@ -89,8 +105,10 @@ async def test_unknown_rider_is_404_and_saves_nothing(api, db):
     for rider_id in ("R-2", " R-1", "r-1"):
         status, body = await api.post("/api/v1/flags", {"riderId": rider_id, "type": "equipment"})
         assert status == 404
-        assert body == {"error": "Rider not found: create the rider first with POST "
-                                 "/api/v1/riders.", "code": "not_found"}
+        assert body == {
+            "error": "Rider not found: create the rider first with POST /api/v1/riders.",
+            "code": "not_found",
+        }
     assert await db.fetchval("SELECT count(*) FROM flags") == 0
 
 
@@ -117,16 +135,18 @@ async def test_bad_bodies_are_400(api, db):
 
 
 async def test_invalid_json_is_400(client):
-    response = await client.post("/api/v1/flags", data=b"{riderId",
-                                 headers={"x-api-key": "test-integration-key"})
+    response = await client.post(
+        "/api/v1/flags", data=b"{riderId", headers={"x-api-key": "test-integration-key"}
+    )
     assert response.status == 400
     assert await response.json() == {"error": FLAG_MESSAGE, "code": "invalid_request"}
 
 
 async def test_note_of_1000_characters_and_unknown_fields_are_accepted(api, db):
     await add_rider(db, "R-1")
-    status, body = await api.post("/api/v1/flags", {"riderId": "R-1", "type": "equipment",
-                                                    "note": "n" * 1000, "extra": 1})
+    status, body = await api.post(
+        "/api/v1/flags", {"riderId": "R-1", "type": "equipment", "note": "n" * 1000, "extra": 1}
+    )
     assert status == 200
     assert uuid.UUID(body["flagId"])
     assert await db.fetchval("SELECT length(note) FROM flags") == 1000

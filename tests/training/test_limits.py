@@ -44,7 +44,9 @@ async def test_rider_ids_a_call_documented_is_enforced(documented):
     rider_ids = documented["AssignmentRequest"]["properties"]["riderIds"]
     assert rider_ids["maxItems"] == MAX_RIDER_IDS
     path_id = str(uuid.uuid4())
-    assert len(parse_assignment({"pathId": path_id, "riderIds": ["R"] * MAX_RIDER_IDS})
-               .rider_ids) == MAX_RIDER_IDS
+    assert (
+        len(parse_assignment({"pathId": path_id, "riderIds": ["R"] * MAX_RIDER_IDS}).rider_ids)
+        == MAX_RIDER_IDS
+    )
     with pytest.raises(BadAssignment):
         parse_assignment({"pathId": path_id, "riderIds": ["R"] * (MAX_RIDER_IDS + 1)})

@@ -16,18 +16,37 @@ PATH = str(uuid.uuid4())
 
 def catalogue(**path):
     return {
-        "courses": [{"id": COURSE_A, "title": "Food safety", "has_quiz": True, "pass_mark": 70},
-                    {"id": COURSE_B, "title": "Using the app", "has_quiz": False}],
-        "paths": [{"id": PATH, "name": "Welcome", "active": True, "days_to_complete": 14,
-                   "rule": "all_matching", "markets": ["AE"], "courses": [COURSE_B, COURSE_A],
-                   **path}],
+        "courses": [
+            {"id": COURSE_A, "title": "Food safety", "has_quiz": True, "pass_mark": 70},
+            {"id": COURSE_B, "title": "Using the app", "has_quiz": False},
+        ],
+        "paths": [
+            {
+                "id": PATH,
+                "name": "Welcome",
+                "active": True,
+                "days_to_complete": 14,
+                "rule": "all_matching",
+                "markets": ["AE"],
+                "courses": [COURSE_B, COURSE_A],
+                **path,
+            }
+        ],
     }
 
 
 def completion(course=COURSE_A, **fields):
-    return {"riderId": "R-1", "courseId": course, "language": "ar",
-            "startedAt": "2026-02-01T10:00:00+04:00", "completedAt": "2026-02-01T10:30:00.123Z",
-            "score": 80, "attempts": 1, "timeSpentSeconds": 900, **fields}
+    return {
+        "riderId": "R-1",
+        "courseId": course,
+        "language": "ar",
+        "startedAt": "2026-02-01T10:00:00+04:00",
+        "completedAt": "2026-02-01T10:30:00.123Z",
+        "score": 80,
+        "attempts": 1,
+        "timeSpentSeconds": 900,
+        **fields,
+    }
 
 
 async def load(db, document):
@@ -36,8 +55,10 @@ async def load(db, document):
 
 async def test_sections_load_and_the_rules_run_after_the_file(db):
     document = {
-        "riders": [{"riderId": "R-1", "name": "Omar", "market": "UAE"},
-                   {"riderId": "R-2", "name": "Sara", "market": "EG"}],
+        "riders": [
+            {"riderId": "R-1", "name": "Omar", "market": "UAE"},
+            {"riderId": "R-2", "name": "Sara", "market": "EG"},
+        ],
         **catalogue(),
     }
     counts = await load(db, document)
@@ -65,61 +86,115 @@ async def test_completions_complete_open_assignments_and_a_retake_keeps_the_firs
     assert (await assignments(db))[0]["completed_at"] is None
     await load(db, {"completions": [completion(COURSE_A), completion(COURSE_B, score=None)]})
     assert (await assignments(db))[0]["completed_at"] is not None
-    first = dict(await db.fetchrow("SELECT * FROM course_results WHERE course_id = $1",
-                                   uuid.UUID(COURSE_A)))
+    first = dict(
+        await db.fetchrow("SELECT * FROM course_results WHERE course_id = $1", uuid.UUID(COURSE_A))
+    )
     assert len(first["proof_code"]) == 8
     assert first["completed_at"].isoformat() == "2026-02-01T10:30:00.123000+00:00"
     # A retake with a lower score, and one with a higher score in the same file.
-    await load(db, {"completions": [
-        completion(completedAt="2026-03-01T09:00:00Z", score=60, attempts=2, language="en"),
-        completion(completedAt="2026-03-02T09:00:00Z", score=95, attempts=3,
-                   timeSpentSeconds=1500, startedAt="2026-03-02T08:00:00Z")]})
-    after = dict(await db.fetchrow("SELECT * FROM course_results WHERE course_id = $1",
-                                   uuid.UUID(COURSE_A)))
-    assert (after["completed_at"], after["proof_code"], after["language"],
-            after["started_at"]) == (first["completed_at"], first["proof_code"], "ar",
-                                     first["started_at"])
+    await load(
+        db,
+        {
+            "completions": [
+                completion(completedAt="2026-03-01T09:00:00Z", score=60, attempts=2, language="en"),
+                completion(
+                    completedAt="2026-03-02T09:00:00Z",
+                    score=95,
+                    attempts=3,
+                    timeSpentSeconds=1500,
+                    startedAt="2026-03-02T08:00:00Z",
+                ),
+            ]
+        },
+    )
+    after = dict(
+        await db.fetchrow("SELECT * FROM course_results WHERE course_id = $1", uuid.UUID(COURSE_A))
+    )
+    assert (after["completed_at"], after["proof_code"], after["language"], after["started_at"]) == (
+        first["completed_at"],
+        first["proof_code"],
+        "ar",
+        first["started_at"],
+    )
     assert (after["score"], after["attempts"], after["time_spent_seconds"]) == (95, 3, 1500)
     await load(db, {"completions": [completion(score=10)]})
-    assert await db.fetchval("SELECT score FROM course_results WHERE course_id = $1",
-                             uuid.UUID(COURSE_A)) == 95
+    assert (
+        await db.fetchval(
+            "SELECT score FROM course_results WHERE course_id = $1", uuid.UUID(COURSE_A)
+        )
+        == 95
+    )
 
 
-@pytest.mark.parametrize(("document", "message"), [
-    ({"riders": [{"riderId": "R-1", "name": "A", "market": "AE"},
-                 {"riderId": "R-2", "name": "A", "market": "Mars"}]},
-     "data.json: riders[1].market: market must be one of AE, KW, QA, BH, OM, JO, EG, IQ"
-     " (or the market name, e.g. Qatar)"),
-    ({"riders": [{"riderId": 5, "name": "A", "market": "AE"}]},
-     "data.json: riders[0].riderId: Invalid input: expected string, received number"),
-    ({"courses": [{"id": "nope", "title": "T", "has_quiz": True}]},
-     "data.json: courses[0].id: Not a valid UUID."),
-    ({"courses": [{"id": COURSE_A, "title": "T", "has_quiz": 1}]},
-     "data.json: courses[0].has_quiz: Not a valid boolean."),
-    ({**catalogue(rule="sometimes")},
-     "data.json: paths[0].rule: Must be one of: manual, all_matching, onboarding, flag."),
-    ({**catalogue(rule="flag")},
-     "data.json: paths[0].flag_types: a flag path needs at least one flag type"),
-    ({**catalogue(markets=["ae"])}, "data.json: paths[0].markets[0]: Must be one of:"),
-    ({**catalogue(courses=[COURSE_A, str(uuid.uuid4())])}, "data.json: paths[0].courses[1]:"
-     " unknown course"),
-    ({**catalogue(), "completions": [completion(), completion(riderId="R-9")]},
-     "data.json: completions[1].riderId: unknown rider 'R-9'"),
-    ({**catalogue(), "completions": [completion(courseId=str(uuid.uuid4()))]},
-     "data.json: completions[0].courseId: unknown course"),
-    ({**catalogue(), "completions": [completion(score=101)]},
-     "data.json: completions[0].score:"),
-    ({**catalogue(), "completions": [completion(completedAt="2026-02-01T10:30:00")]},
-     "data.json: completions[0].completedAt: Not a valid aware datetime."),
-    ({**catalogue(), "completions": [completion(completedAt="2026-01-01T00:00:00Z")]},
-     "data.json: completions[0].completedAt: must not be before startedAt"),
-    ({"courses": [*catalogue()["courses"], {**catalogue()["courses"][0], "title": "Again"}]},
-     "data.json: courses[2].id: duplicate id"),
-    ({"courses": catalogue()["courses"], "paths": catalogue()["paths"] * 2},
-     "data.json: paths[1].id: duplicate id"),
-])
-async def test_a_bad_record_rejects_the_file_naming_section_index_and_field(db, document,
-                                                                            message):
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (
+            {
+                "riders": [
+                    {"riderId": "R-1", "name": "A", "market": "AE"},
+                    {"riderId": "R-2", "name": "A", "market": "Mars"},
+                ]
+            },
+            "data.json: riders[1].market: market must be one of AE, KW, QA, BH, OM, JO, EG, IQ"
+            " (or the market name, e.g. Qatar)",
+        ),
+        (
+            {"riders": [{"riderId": 5, "name": "A", "market": "AE"}]},
+            "data.json: riders[0].riderId: Invalid input: expected string, received number",
+        ),
+        (
+            {"courses": [{"id": "nope", "title": "T", "has_quiz": True}]},
+            "data.json: courses[0].id: Not a valid UUID.",
+        ),
+        (
+            {"courses": [{"id": COURSE_A, "title": "T", "has_quiz": 1}]},
+            "data.json: courses[0].has_quiz: Not a valid boolean.",
+        ),
+        (
+            {**catalogue(rule="sometimes")},
+            "data.json: paths[0].rule: Must be one of: manual, all_matching, onboarding, flag.",
+        ),
+        (
+            {**catalogue(rule="flag")},
+            "data.json: paths[0].flag_types: a flag path needs at least one flag type",
+        ),
+        ({**catalogue(markets=["ae"])}, "data.json: paths[0].markets[0]: Must be one of:"),
+        (
+            {**catalogue(courses=[COURSE_A, str(uuid.uuid4())])},
+            "data.json: paths[0].courses[1]: unknown course",
+        ),
+        (
+            {**catalogue(), "completions": [completion(), completion(riderId="R-9")]},
+            "data.json: completions[1].riderId: unknown rider 'R-9'",
+        ),
+        (
+            {**catalogue(), "completions": [completion(courseId=str(uuid.uuid4()))]},
+            "data.json: completions[0].courseId: unknown course",
+        ),
+        (
+            {**catalogue(), "completions": [completion(score=101)]},
+            "data.json: completions[0].score:",
+        ),
+        (
+            {**catalogue(), "completions": [completion(completedAt="2026-02-01T10:30:00")]},
+            "data.json: completions[0].completedAt: Not a valid aware datetime.",
+        ),
+        (
+            {**catalogue(), "completions": [completion(completedAt="2026-01-01T00:00:00Z")]},
+            "data.json: completions[0].completedAt: must not be before startedAt",
+        ),
+        (
+            {"courses": [*catalogue()["courses"], {**catalogue()["courses"][0], "title": "Again"}]},
+            "data.json: courses[2].id: duplicate id",
+        ),
+        (
+            {"courses": catalogue()["courses"], "paths": catalogue()["paths"] * 2},
+            "data.json: paths[1].id: duplicate id",
+        ),
+    ],
+)
+async def test_a_bad_record_rejects_the_file_naming_section_index_and_field(db, document, message):
     await add_rider(db, "R-1")
     with pytest.raises(LoadError) as error:
         await load(db, document)
@@ -138,6 +213,10 @@ async def test_demo_data_is_valid_and_consistent(db):
     assert (markets, rules) == (8, 4)
     assert await db.fetchval("SELECT count(*) FROM assignments WHERE why = 'onboarding'") > 0
     assert await db.fetchval("SELECT count(*) FROM assignments WHERE completed_at IS NOT NULL")
-    assert await db.fetchval(
-        "SELECT count(*) FROM assignments a JOIN riders r USING (rider_id)"
-        " WHERE r.status = 'inactive'") == 0
+    assert (
+        await db.fetchval(
+            "SELECT count(*) FROM assignments a JOIN riders r USING (rider_id)"
+            " WHERE r.status = 'inactive'"
+        )
+        == 0
+    )

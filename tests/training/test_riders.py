@@ -20,15 +20,37 @@ async def stored(db, rider_id):
 
 
 async def test_creates_a_rider_with_defaults_and_normalised_fields(api, db):
-    status, body = await api.post("/api/v1/riders", {"riders": [rider(
-        "  R-1 ", name=" Omar ", market="qatar", phone="+974 (5512) 34-56", city="Doha",
-        vehicleType="MotorBike", nationality="Jordanian", pin="0042", unknown="ignored")]})
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider(
+                    "  R-1 ",
+                    name=" Omar ",
+                    market="qatar",
+                    phone="+974 (5512) 34-56",
+                    city="Doha",
+                    vehicleType="MotorBike",
+                    nationality="Jordanian",
+                    pin="0042",
+                    unknown="ignored",
+                )
+            ]
+        },
+    )
     assert status == 200
     assert body == {"inserted": 1, "updated": 0, "enrollmentsCreated": 0, "errors": []}
     row = await stored(db, "R-1")
-    assert (row["name"], row["market"], row["phone"], row["city"], row["vehicle_type"],
-            row["nationality"], row["language"], row["status"]) == (
-        "Omar", "QA", "+97455123456", "Doha", "motorbike", "Jordanian", "en", "active")
+    assert (
+        row["name"],
+        row["market"],
+        row["phone"],
+        row["city"],
+        row["vehicle_type"],
+        row["nationality"],
+        row["language"],
+        row["status"],
+    ) == ("Omar", "QA", "+97455123456", "Doha", "motorbike", "Jordanian", "en", "active")
     scheme, salt, digest = row["pin_hash"].split("$")
     assert scheme == "hmac-sha256" and "0042" not in row["pin_hash"]
     assert pin_matches(row["pin_hash"], "0042") and not pin_matches(row["pin_hash"], "0043")
@@ -39,8 +61,9 @@ async def test_a_leaked_table_alone_does_not_give_pins_away(api, db):
     await api.post("/api/v1/riders", {"riders": [rider("R-1", pin="0042")]})
     _, salt, digest = (await stored(db, "R-1"))["pin_hash"].split("$")
     guesses = (f"{n:04d}".encode() for n in range(10_000))
-    assert not any(hashlib.sha256(bytes.fromhex(salt) + pin).hexdigest() == digest
-                   for pin in guesses)
+    assert not any(
+        hashlib.sha256(bytes.fromhex(salt) + pin).hexdigest() == digest for pin in guesses
+    )
 
 
 def test_pins_hashed_before_the_pepper_still_match():
@@ -57,23 +80,58 @@ async def test_market_codes_and_names_in_any_case(api, db):
     assert status == 200 and body["inserted"] == 9
     stored_markets = await db.fetch("SELECT market FROM riders ORDER BY rider_id")
     assert [r["market"] for r in stored_markets] == [
-        "AE", "KW", "QA", "BH", "OM", "JO", "EG", "IQ", "AE"]
+        "AE",
+        "KW",
+        "QA",
+        "BH",
+        "OM",
+        "JO",
+        "EG",
+        "IQ",
+        "AE",
+    ]
 
 
 async def test_update_keeps_omitted_and_empty_optional_fields(api, db):
-    await api.post("/api/v1/riders", {"riders": [rider(
-        phone="+971501234567", city="Dubai", vehicleType="car", nationality="Indian",
-        language="AR", status="onboarding", pin="1234")]})
+    await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider(
+                    phone="+971501234567",
+                    city="Dubai",
+                    vehicleType="car",
+                    nationality="Indian",
+                    language="AR",
+                    status="onboarding",
+                    pin="1234",
+                )
+            ]
+        },
+    )
     before = await stored(db, "R-1")
-    status, body = await api.post("/api/v1/riders", {"riders": [rider(
-        name="Omar H.", market="KW", phone="", city="", vehicleType="  ", language="",
-        status="", pin="")]})
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider(
+                    name="Omar H.",
+                    market="KW",
+                    phone="",
+                    city="",
+                    vehicleType="  ",
+                    language="",
+                    status="",
+                    pin="",
+                )
+            ]
+        },
+    )
     assert status == 200
     assert (body["inserted"], body["updated"]) == (0, 1)
     after = await stored(db, "R-1")
     assert (after["name"], after["market"]) == ("Omar H.", "KW")
-    for field in ("phone", "city", "vehicle_type", "nationality", "language", "status",
-                  "pin_hash"):
+    for field in ("phone", "city", "vehicle_type", "nationality", "language", "status", "pin_hash"):
         assert after[field] == before[field], field
     assert after["language"] == "ar" and after["status"] == "onboarding"
 
@@ -91,15 +149,21 @@ async def test_update_sets_sent_language_and_status(api, db):
 async def test_each_rider_of_a_batch_gets_only_its_own_language_and_status(api, db):
     # IDs a JSON key must carry unchanged: quotes, a backslash, Arabic, a dot.
     ids = ['R "1"', "R\\2", "ر-3", "R.4"]
-    await api.post("/api/v1/riders", {"riders": [
-        rider(i, language="ar", status="onboarding") for i in ids]})
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        rider(ids[0], language="ur"),
-        rider(ids[1], status="suspended"),
-        rider(ids[2]),
-        rider(ids[3], language="ku", status="active"),
-        rider("R-new", status="onboarding"),
-    ]})
+    await api.post(
+        "/api/v1/riders", {"riders": [rider(i, language="ar", status="onboarding") for i in ids]}
+    )
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider(ids[0], language="ur"),
+                rider(ids[1], status="suspended"),
+                rider(ids[2]),
+                rider(ids[3], language="ku", status="active"),
+                rider("R-new", status="onboarding"),
+            ]
+        },
+    )
     assert status == 200 and (body["inserted"], body["updated"]) == (1, 4)
     rows = await db.fetch("SELECT rider_id, language, status FROM riders")
     assert {r["rider_id"]: (r["language"], r["status"]) for r in rows} == {
@@ -112,15 +176,21 @@ async def test_each_rider_of_a_batch_gets_only_its_own_language_and_status(api, 
 
 
 async def test_the_last_duplicate_wins(api, db):
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        rider("R-1", name="First", city="Doha"),
-        rider("R-1 ", name="Second"),
-        rider("R-1", name="", city="Rejected"),
-    ]})
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider("R-1", name="First", city="Doha"),
+                rider("R-1 ", name="Second"),
+                rider("R-1", name="", city="Rejected"),
+            ]
+        },
+    )
     assert status == 200
     assert body["inserted"] == 1 and body["updated"] == 0
     assert body["errors"] == [
-        {"index": 2, "error": "Too small: expected string to have >=1 characters"}]
+        {"index": 2, "error": "Too small: expected string to have >=1 characters"}
+    ]
     row = await stored(db, "R-1")
     assert (row["name"], row["city"]) == ("Second", None)
 
@@ -128,77 +198,138 @@ async def test_the_last_duplicate_wins(api, db):
 ROW_ERRORS = [
     ({"name": "A", "market": "AE"}, "Invalid input: expected string, received undefined"),
     ({"riderId": "R", "market": "AE"}, "Invalid input: expected string, received undefined"),
-    ({"riderId": 7, "name": "A", "market": "AE"},
-     "Invalid input: expected string, received number"),
-    ({"riderId": True, "name": "A", "market": "AE"},
-     "Invalid input: expected string, received boolean"),
-    ({"riderId": None, "name": "A", "market": "AE"},
-     "Invalid input: expected string, received null"),
-    ({"riderId": {}, "name": "A", "market": "AE"},
-     "Invalid input: expected string, received object"),
-    ({"riderId": [], "name": "A", "market": "AE"},
-     "Invalid input: expected string, received array"),
-    ({"riderId": "   ", "name": "A", "market": "AE"},
-     "Too small: expected string to have >=1 characters"),
-    ({"riderId": "R", "name": " ", "market": "AE"},
-     "Too small: expected string to have >=1 characters"),
-    ({"riderId": "R" * 65, "name": "A", "market": "AE"},
-     "Too big: expected string to have <=64 characters"),
-    ({"riderId": "R", "name": "A" * 201, "market": "AE"},
-     "Too big: expected string to have <=200 characters"),
+    (
+        {"riderId": 7, "name": "A", "market": "AE"},
+        "Invalid input: expected string, received number",
+    ),
+    (
+        {"riderId": True, "name": "A", "market": "AE"},
+        "Invalid input: expected string, received boolean",
+    ),
+    (
+        {"riderId": None, "name": "A", "market": "AE"},
+        "Invalid input: expected string, received null",
+    ),
+    (
+        {"riderId": {}, "name": "A", "market": "AE"},
+        "Invalid input: expected string, received object",
+    ),
+    (
+        {"riderId": [], "name": "A", "market": "AE"},
+        "Invalid input: expected string, received array",
+    ),
+    (
+        {"riderId": "   ", "name": "A", "market": "AE"},
+        "Too small: expected string to have >=1 characters",
+    ),
+    (
+        {"riderId": "R", "name": " ", "market": "AE"},
+        "Too small: expected string to have >=1 characters",
+    ),
+    (
+        {"riderId": "R" * 65, "name": "A", "market": "AE"},
+        "Too big: expected string to have <=64 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A" * 201, "market": "AE"},
+        "Too big: expected string to have <=200 characters",
+    ),
     ({"riderId": "R", "name": "A"}, "Invalid input: expected string, received undefined"),
-    ({"riderId": "R", "name": "A", "market": "France"},
-     "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)"),
-    ({"riderId": "R", "name": "A", "market": ""},
-     "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)"),
-    ({"riderId": "R", "name": "A", "market": 3},
-     "Invalid input: expected string, received number"),
-    ({"riderId": "R", "name": "A", "market": "AE", "phone": "+9" * 17},
-     "Too big: expected string to have <=32 characters"),
-    ({"riderId": "R", "name": "A", "market": "AE", "phone": "0501234567"},
-     "phone must be in international format, e.g. +971501234567"),
-    ({"riderId": "R", "name": "A", "market": "AE", "phone": "+12345"},
-     "phone must be in international format, e.g. +971501234567"),
-    ({"riderId": "R", "name": "A", "market": "AE", "city": "C" * 101},
-     "Too big: expected string to have <=100 characters"),
-    ({"riderId": "R", "name": "A", "market": "AE", "vehicleType": "V" * 41},
-     "Too big: expected string to have <=40 characters"),
-    ({"riderId": "R", "name": "A", "market": "AE", "nationality": "N" * 61},
-     "Too big: expected string to have <=60 characters"),
-    ({"riderId": "R", "name": "A", "market": "AE", "city": None},
-     "Invalid input: expected string, received null"),
-    ({"riderId": "R", "name": "A", "market": "AE", "language": "fr"},
-     "language must be en, ar, ur or ku"),
-    ({"riderId": "R", "name": "A", "market": "AE", "status": "Active"},
-     'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
-    ({"riderId": "R", "name": "A", "market": "AE", "status": "retired"},
-     'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'),
-    ({"riderId": "R", "name": "A", "market": "AE", "status": 5},
-     "Invalid input: expected string, received number"),
-    ({"riderId": "R", "name": "A", "market": "AE", "status": None},
-     "Invalid input: expected string, received null"),
-    ({"riderId": "R", "name": "A", "market": "AE", "status": ["active"]},
-     "Invalid input: expected string, received array"),
+    (
+        {"riderId": "R", "name": "A", "market": "France"},
+        "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": ""},
+        "market must be one of AE, KW, QA, BH, OM, JO, EG, IQ (or the market name, e.g. Qatar)",
+    ),
+    ({"riderId": "R", "name": "A", "market": 3}, "Invalid input: expected string, received number"),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "phone": "+9" * 17},
+        "Too big: expected string to have <=32 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "phone": "0501234567"},
+        "phone must be in international format, e.g. +971501234567",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "phone": "+12345"},
+        "phone must be in international format, e.g. +971501234567",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "city": "C" * 101},
+        "Too big: expected string to have <=100 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "vehicleType": "V" * 41},
+        "Too big: expected string to have <=40 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "nationality": "N" * 61},
+        "Too big: expected string to have <=60 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "city": None},
+        "Invalid input: expected string, received null",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "language": "fr"},
+        "language must be en, ar, ur or ku",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "status": "Active"},
+        'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"',
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "status": "retired"},
+        'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"',
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "status": 5},
+        "Invalid input: expected string, received number",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "status": None},
+        "Invalid input: expected string, received null",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "status": ["active"]},
+        "Invalid input: expected string, received array",
+    ),
     # The limit applies to the value as stored: "İ" lower-cases to two characters.
-    ({"riderId": "R", "name": "A", "market": "AE", "vehicleType": "\u0130" * 21},
-     "Too big: expected string to have <=40 characters"),
-    ({"riderId": "R\u0000", "name": "A", "market": "AE"},
-     "Text must not contain the NUL character (U+0000)."),
-    ({"riderId": "R", "name": "A", "market": "AE", "city": "Dubai\u0000"},
-     "Text must not contain the NUL character (U+0000)."),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "vehicleType": "\u0130" * 21},
+        "Too big: expected string to have <=40 characters",
+    ),
+    (
+        {"riderId": "R\u0000", "name": "A", "market": "AE"},
+        "Text must not contain the NUL character (U+0000).",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "city": "Dubai\u0000"},
+        "Text must not contain the NUL character (U+0000).",
+    ),
     ({"riderId": "R", "name": "A", "market": "AE", "pin": "123"}, "pin must be 4 to 8 digits"),
-    ({"riderId": "R", "name": "A", "market": "AE", "pin": "123456789"},
-     "pin must be 4 to 8 digits"),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "pin": "123456789"},
+        "pin must be 4 to 8 digits",
+    ),
     ({"riderId": "R", "name": "A", "market": "AE", "pin": "12a4"}, "pin must be 4 to 8 digits"),
-    ({"riderId": "R", "name": "A", "market": "AE", "pin": 1234},
-     "Invalid input: expected string, received number"),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "pin": 1234},
+        "Invalid input: expected string, received number",
+    ),
     ("R-1", "Invalid input: expected object, received string"),
     ([], "Invalid input: expected object, received array"),
     # The first problem in field order wins.
-    ({"riderId": "R", "name": "A" * 201, "market": "France", "pin": "1"},
-     "Too big: expected string to have <=200 characters"),
-    ({"riderId": "R", "name": "A", "market": "AE", "language": "fr", "status": "x"},
-     "language must be en, ar, ur or ku"),
+    (
+        {"riderId": "R", "name": "A" * 201, "market": "France", "pin": "1"},
+        "Too big: expected string to have <=200 characters",
+    ),
+    (
+        {"riderId": "R", "name": "A", "market": "AE", "language": "fr", "status": "x"},
+        "language must be en, ar, ur or ku",
+    ),
 ]
 
 
@@ -206,84 +337,125 @@ async def test_row_errors(api, db):
     rows = [rider("R-ok")] + [row for row, _ in ROW_ERRORS]
     status, body = await api.post("/api/v1/riders", {"riders": rows})
     assert status == 200
-    assert body == {"inserted": 1, "updated": 0, "enrollmentsCreated": 0,
-                    "errors": [{"index": index, "error": message}
-                               for index, (_, message) in enumerate(ROW_ERRORS, start=1)]}
+    assert body == {
+        "inserted": 1,
+        "updated": 0,
+        "enrollmentsCreated": 0,
+        "errors": [
+            {"index": index, "error": message}
+            for index, (_, message) in enumerate(ROW_ERRORS, start=1)
+        ],
+    }
     assert await db.fetchval("SELECT count(*) FROM riders") == 1
 
 
 async def test_a_number_beyond_a_double_is_a_row_error(client, db):
-    body = b'{"riders": [{"riderId": "R-1", "name": "A", "market": "AE"},' \
-           b' {"riderId": 1e400, "name": "B", "market": "AE"}]}'
+    body = (
+        b'{"riders": [{"riderId": "R-1", "name": "A", "market": "AE"},'
+        b' {"riderId": 1e400, "name": "B", "market": "AE"}]}'
+    )
     response = await client.post("/api/v1/riders", data=body, headers=AUTH)
     assert response.status == 200
     assert (await response.json())["errors"] == [
-        {"index": 1, "error": "Invalid input: expected string, received number"}]
+        {"index": 1, "error": "Invalid input: expected string, received number"}
+    ]
     assert await db.fetchval("SELECT count(*) FROM riders") == 1
 
 
 async def test_every_row_rejected_is_400_and_saves_nothing(api, db):
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        {"name": "A", "market": "AE"}, rider("R-2", status="ACTIVE")]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [{"name": "A", "market": "AE"}, rider("R-2", status="ACTIVE")]}
+    )
     assert status == 400
     assert body == {
-        "error": "No rider was saved.", "code": "invalid_request",
-        "inserted": 0, "updated": 0, "enrollmentsCreated": 0,
+        "error": "No rider was saved.",
+        "code": "invalid_request",
+        "inserted": 0,
+        "updated": 0,
+        "enrollmentsCreated": 0,
         "errors": [
             {"index": 0, "error": "Invalid input: expected string, received undefined"},
-            {"index": 1, "error":
-             'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'},
+            {
+                "index": 1,
+                "error": (
+                    'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'
+                ),
+            },
         ],
     }
     assert await db.fetchval("SELECT count(*) FROM riders") == 0
 
 
 async def test_body_errors(api, db):
-    for body in [{}, {"riders": []}, {"riders": "R-1"}, {"riders": None}, [rider()],
-                 {"riders": [rider(f"R-{i}") for i in range(5001)]}]:
+    for body in [
+        {},
+        {"riders": []},
+        {"riders": "R-1"},
+        {"riders": None},
+        [rider()],
+        {"riders": [rider(f"R-{i}") for i in range(5001)]},
+    ]:
         status, answer = await api.post("/api/v1/riders", body)
         assert (status, answer) == (400, {"error": BODY_MESSAGE, "code": "invalid_request"})
     assert await db.fetchval("SELECT count(*) FROM riders") == 0
 
 
 async def test_invalid_json(client):
-    response = await client.post("/api/v1/riders", data=b'{"riders": [',
-                                 headers={"x-api-key": "test-integration-key",
-                                          "Content-Type": "application/json"})
+    response = await client.post(
+        "/api/v1/riders",
+        data=b'{"riders": [',
+        headers={"x-api-key": "test-integration-key", "Content-Type": "application/json"},
+    )
     assert response.status == 400
     assert await response.json() == {"error": BODY_MESSAGE, "code": "invalid_request"}
 
 
 async def test_5000_riders_are_accepted(api, db):
-    status, body = await api.post("/api/v1/riders",
-                                  {"riders": [rider(f"R-{i}") for i in range(5000)]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [rider(f"R-{i}") for i in range(5000)]}
+    )
     assert status == 200 and body["inserted"] == 5000
-    status, body = await api.post("/api/v1/riders",
-                                  {"riders": [rider(f"R-{i}") for i in range(5000)]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [rider(f"R-{i}") for i in range(5000)]}
+    )
     assert (body["inserted"], body["updated"]) == (0, 5000)
 
 
 async def test_all_matching_rule_assigns_matching_riders_once(api, db):
     course = await add_course(db)
-    path = await add_path(db, "all_matching", [course], days=12, markets=["AE", "QA"],
-                          vehicle_types=["motorbike"], nationalities=["Indian"])
+    path = await add_path(
+        db,
+        "all_matching",
+        [course],
+        days=12,
+        markets=["AE", "QA"],
+        vehicle_types=["motorbike"],
+        nationalities=["Indian"],
+    )
     await add_path(db, "all_matching", [course], active=False)
     await add_path(db, "manual", [course])
     await add_path(db, "flag", [course], flag_types=["equipment"])
     match = dict(market="QA", vehicleType="Motorbike", nationality="Indian")
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        rider("R-match", **match),
-        rider("R-market", **{**match, "market": "KW"}),
-        rider("R-vehicle", **{**match, "vehicleType": "car"}),
-        rider("R-nation", **{**match, "nationality": "indian"}),
-        rider("R-none", market="QA"),
-        rider("R-inactive", status="inactive", **match),
-        rider("R-onboarding", status="onboarding", **match),
-    ]})
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider("R-match", **match),
+                rider("R-market", **{**match, "market": "KW"}),
+                rider("R-vehicle", **{**match, "vehicleType": "car"}),
+                rider("R-nation", **{**match, "nationality": "indian"}),
+                rider("R-none", market="QA"),
+                rider("R-inactive", status="inactive", **match),
+                rider("R-onboarding", status="onboarding", **match),
+            ]
+        },
+    )
     assert status == 200 and body["enrollmentsCreated"] == 2
     rows = await assignments(db)
     assert {(r["rider_id"], r["path_id"], r["why"]) for r in rows} == {
-        ("R-match", path, "rule"), ("R-onboarding", path, "rule")}
+        ("R-match", path, "rule"),
+        ("R-onboarding", path, "rule"),
+    }
     for row in rows:
         assert row["completed_at"] is None
         assert (row["deadline"] - row["assigned_at"]).days == 12
@@ -304,15 +476,24 @@ async def test_empty_filters_match_any_rider(api, db):
 async def test_onboarding_rule_assigns_riders_in_onboarding_status(api, db):
     path = await add_path(db, "onboarding", markets=["AE"])
     await add_path(db, "onboarding", active=False)
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        rider("R-new", status="onboarding"), rider("R-active"),
-        rider("R-other-market", market="EG", status="onboarding")]})
+    status, body = await api.post(
+        "/api/v1/riders",
+        {
+            "riders": [
+                rider("R-new", status="onboarding"),
+                rider("R-active"),
+                rider("R-other-market", market="EG", status="onboarding"),
+            ]
+        },
+    )
     assert body["enrollmentsCreated"] == 1
     assert [(r["rider_id"], r["path_id"], r["why"]) for r in await assignments(db)] == [
-        ("R-new", path, "onboarding")]
+        ("R-new", path, "onboarding")
+    ]
     # An existing rider who moves to onboarding gets it on that save.
-    status, body = await api.post("/api/v1/riders", {"riders": [
-        rider("R-active", status="onboarding")]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [rider("R-active", status="onboarding")]}
+    )
     assert body["enrollmentsCreated"] == 1
     assert {r["rider_id"] for r in await assignments(db)} == {"R-new", "R-active"}
 
@@ -336,13 +517,16 @@ async def test_overlapping_upserts_in_parallel_never_fail_or_lose_a_rider(client
 
     async def send(chunk, name):
         response = await client.post(
-            "/api/v1/riders", json={"riders": [rider(i, name=name) for i in chunk]},
-            headers={"x-api-key": "test-integration-key"})
+            "/api/v1/riders",
+            json={"riders": [rider(i, name=name) for i in chunk]},
+            headers={"x-api-key": "test-integration-key"},
+        )
         return response.status, await response.json()
 
     # Two calls over the same riders in opposite request orders, and a third overlapping.
     results = await asyncio.gather(
-        send(ids, "A"), send(list(reversed(ids)), "B"), send(ids[700:] + ids[:300], "C"))
+        send(ids, "A"), send(list(reversed(ids)), "B"), send(ids[700:] + ids[:300], "C")
+    )
     assert [status for status, _ in results] == [200, 200, 200]
     assert sum(body["inserted"] for _, body in results) == 1500
     assert sum(body["enrollmentsCreated"] for _, body in results) == 1500
