@@ -1,4 +1,4 @@
-"""Per-route body limits on the real endpoints (README: each bulk route takes what its maximum
+"""Per-route body limits on the real endpoints (OpenAPI description: each bulk route takes what its maximum
 needs, counted in bytes and in objects/arrays before parsing; 1 MiB elsewhere)."""
 
 import orjson
