@@ -9,7 +9,7 @@ from aiohttp import web
 from app.admin import store
 from app.admin.forms import AdminForm, DisableAdminForm, read
 from app.admin.guard import ADMIN
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core import pages, sessions
 from app.core.keys import POOL
 from app.core.passwords import hash_password
@@ -31,7 +31,7 @@ async def _admins_page(request, status=200, *, values=None, errors=None, form=No
         "errors": errors or {},
         "form": form,
     }
-    return panel(request, "admin/admins.html", context, status=status)
+    return render(request, "admin/admins.html", context, status=status)
 
 
 @routes.get("/admin/admins")

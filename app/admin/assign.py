@@ -7,7 +7,7 @@ from aiohttp import web
 
 from app.admin import store
 from app.admin.forms import AssignForm, read_fields
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core import pages
 from app.core.fields import integer_text
 from app.core.keys import POOL
@@ -31,7 +31,7 @@ async def _assign_page(request, status=200, *, values=None, errors=None, preview
         "preview": preview,
         "assigned": integer_text(request.query.get("assigned", "")),
     }
-    return panel(request, "admin/assign.html", context, status=status)
+    return render(request, "admin/assign.html", context, status=status)
 
 
 @routes.get("/admin/assign")

@@ -17,7 +17,7 @@ from marshmallow import EXCLUDE, ValidationError
 
 from app.admin import store
 from app.admin.forms import CourseDocumentSchema, TranslationSchema, read_course, read_translation
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core import pages
 from app.core.keys import POOL
 from app.training import courses
@@ -124,7 +124,7 @@ async def _editor(request, *, course=None, values, errors=None, status=200, chan
                 t["language"]: t for t in await courses.translation_states(conn, course.course_id)
             }
         context["translations"] = [(lang, states.get(lang)) for lang in TRANSLATION_LANGUAGES]
-    return panel(request, "admin/courses/editor.html", context, status=status)
+    return render(request, "admin/courses/editor.html", context, status=status)
 
 
 async def _submit(request: web.Request, course: courses.Course | None) -> web.Response:
@@ -154,7 +154,7 @@ async def _list_page(request, *, import_error=None, status=200):
         "languages": TRANSLATION_LANGUAGES,
         "import_error": import_error,
     }
-    return panel(request, "admin/courses/list.html", context, status=status)
+    return render(request, "admin/courses/list.html", context, status=status)
 
 
 @routes.get("/admin/courses/new")
@@ -256,7 +256,7 @@ async def _translation_page(request, course, language, *, values, errors=None, s
         "values": values,
         "errors": errors or {},
     }
-    return panel(request, "admin/courses/translation.html", context, status=status)
+    return render(request, "admin/courses/translation.html", context, status=status)
 
 
 @routes.get(COURSE + "/translations/" + LANGUAGE)

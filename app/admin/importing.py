@@ -34,7 +34,7 @@ from app.admin.csv_riders import (
 )
 from app.admin.exports import stream_csv
 from app.admin.guard import ADMIN
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core import database, html
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL
@@ -194,7 +194,7 @@ async def _save(conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch) ->
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:
-    return panel(request, "admin/import.html", {"problem": problem}, status=status)
+    return render(request, "admin/import.html", {"problem": problem}, status=status)
 
 
 @routes.get("/admin/import")
@@ -214,7 +214,7 @@ async def upload_riders(request: web.Request) -> web.Response:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:
             return _form(request, 400, str(exc))
-    return panel(request, "admin/import_result.html", {"result": result})
+    return render(request, "admin/import_result.html", {"result": result})
 
 
 @routes.get("/admin/import/{import_id}/rejected.csv")

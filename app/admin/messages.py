@@ -9,7 +9,7 @@ from aiohttp import web
 
 from app.admin import store
 from app.admin.forms import MESSAGE_KINDS, MESSAGE_STATUSES, MessagesQuery, read_fields
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core.keys import POOL
 
 routes = web.RouteTableDef()
@@ -35,7 +35,7 @@ async def messages_list(request: web.Request) -> web.Response:
     }
     if errors:
         filters = {key: values[key] for key in FILTERS.values() if key in values}
-        return panel(request, "admin/messages.html", {**context, "filters": filters}, status=400)
+        return render(request, "admin/messages.html", {**context, "filters": filters}, status=400)
     filters = {query: values[name] for name, query in FILTERS.items() if name in values}
     # UTC days, both ends included: "to" runs until the next day's start.
     between = {
@@ -50,4 +50,4 @@ async def messages_list(request: web.Request) -> web.Response:
     context["messages"] = rows[:PAGE_SIZE]
     if len(rows) > PAGE_SIZE:
         context["next_before"] = rows[PAGE_SIZE - 1]["message_id"]
-    return panel(request, "admin/messages.html", context)
+    return render(request, "admin/messages.html", context)

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from app.admin import store
 from app.admin.forms import PATH_DAYS_MAX, PathForm, read_path
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.core import pages
 from app.core.fields import integer_text
 from app.core.keys import POOL
@@ -89,7 +89,7 @@ async def _form_page(request, *, path_id=None, values, errors=None, status=200):
         "assigned": _assigned(request),
         "counts": await store.path_assignments(pool, path_id) if path_id else None,
     }
-    return panel(request, "admin/paths/form.html", context, status=status)
+    return render(request, "admin/paths/form.html", context, status=status)
 
 
 def _assigned(request: web.Request) -> int | None:
@@ -113,7 +113,7 @@ async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Respon
 @routes.get("/admin/paths")
 async def list_paths(request: web.Request) -> web.Response:
     paths = await store.path_list(request.app[POOL])
-    return panel(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
+    return render(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
 
 
 @routes.get("/admin/paths/new")

@@ -16,7 +16,7 @@ from app.admin.forms import (
     read,
     read_fields,
 )
-from app.admin.routes import panel
+from app.admin.layout import render
 from app.admin.search import rider_search
 from app.core import pages, sessions
 from app.core.keys import POOL, SETTINGS
@@ -41,7 +41,7 @@ async def riders_list(request: web.Request) -> web.Response:
     filters = {name: values[name] for name in FILTERS if values.get(name)}
     context = {"filters": filters, "errors": errors, "markets": MARKETS, "statuses": STATUSES}
     if errors:
-        return panel(request, "admin/riders.html", {**context, "riders": []}, status=400)
+        return render(request, "admin/riders.html", {**context, "riders": []}, status=400)
     rows = await store.riders_page(
         request.app[POOL],
         values.get("after", ""),
@@ -53,7 +53,7 @@ async def riders_list(request: web.Request) -> web.Response:
     riders = rows[:PAGE_SIZE]
     context["riders"] = riders
     context["next_after"] = riders[-1]["rider_id"] if more else None
-    return panel(request, "admin/riders.html", context)
+    return render(request, "admin/riders.html", context)
 
 
 async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
@@ -69,7 +69,7 @@ async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, 
         "errors": errors or {},
         "notice": notice,
     }
-    return panel(request, "admin/rider.html", context, status=status)
+    return render(request, "admin/rider.html", context, status=status)
 
 
 def _back(rider_id: str) -> web.Response:
