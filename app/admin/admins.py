@@ -7,10 +7,11 @@ import structlog
 from aiohttp import web
 
 from app.admin import store
-from app.admin.forms import AdminForm, DisableAdminForm, read
+from app.admin.forms import AdminForm, DisableAdminForm
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sessions
+from app.core.forms import read
 from app.core.keys import POOL
 from app.core.passwords import hash_password
 

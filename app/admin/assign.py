@@ -6,10 +6,11 @@ from __future__ import annotations
 from aiohttp import web
 
 from app.admin import store
-from app.admin.forms import AssignForm, read_fields
+from app.admin.forms import AssignForm
 from app.admin.layout import render
 from app.core import pages
 from app.core.fields import integer_text
+from app.core.forms import read
 from app.core.keys import POOL
 from app.training import store as training
 from app.training.riders import MARKETS, STATUSES
@@ -42,7 +43,7 @@ async def assign_page(request: web.Request) -> web.Response:
 @routes.post("/admin/assign")
 async def assign(request: web.Request) -> web.Response:
     form = await request.post()
-    values, errors = read_fields(AssignForm(), form)
+    values, errors = read(AssignForm(), form)
     if errors:
         return await _assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"

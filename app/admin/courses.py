@@ -19,6 +19,7 @@ from app.admin import store
 from app.admin.forms import CourseDocumentSchema, TranslationSchema, read_course, read_translation
 from app.admin.layout import render
 from app.core import pages
+from app.core.forms import first_error
 from app.core.keys import POOL
 from app.training import courses
 from app.training.course_document import OPTIONS_MAX, TRANSLATION_LANGUAGES
@@ -211,13 +212,10 @@ async def _uploaded_json(request: web.Request):
     raise ImportRefused("Choose a course file (.json) to import.")
 
 
-def _where(messages, path: str = "") -> str:
+def _where(messages) -> str:
     """The first problem of a document as `quiz[0].correct: message`."""
-    if isinstance(messages, dict):
-        key, inner = next(iter(messages.items()))
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
-        return _where(inner, path + step)
-    message = messages[0] if isinstance(messages, list) else str(messages)
+    keys, message = first_error(messages)
+    path = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys)[1:]
     if path == "_schema":
         return f"The file is not a course document: {message}"
     return f"{path}: {message}" if path else message

@@ -23,9 +23,10 @@ from marshmallow import Schema, ValidationError
 
 from app.admin import store
 from app.admin.csv_riders import FIELDS
-from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
+from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery
 from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
 from app.core import html
+from app.core.forms import first_error, read_query
 from app.core.keys import POOL
 from app.core.streaming import write_chunks
 
@@ -84,8 +85,8 @@ def _query(schema: Schema, request: web.Request) -> dict:
     try:
         return read_query(schema, request.query)
     except ValidationError as exc:
-        name, messages = next(iter(exc.messages.items()))
-        raise BadExport(f"{name}: {messages[0]}") from None
+        (name, *_), message = first_error(exc.messages)
+        raise BadExport(f"{name}: {message}") from None
 
 
 def rider_filters(values: dict) -> list:

@@ -8,6 +8,7 @@ from datetime import date
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
 from app.core.fields import Integer, Text, integer_text
+from app.core.forms import field_errors, first_message
 from app.core.passwords import MIN_LENGTH
 from app.training.assignments import MAX_RIDER_IDS, MAX_VALUE_LENGTH
 from app.training.course_document import (
@@ -44,30 +45,6 @@ class SetupForm(Schema):
             min=MIN_LENGTH, max=1024, error=f"Use at least {MIN_LENGTH} characters."
         ),
     )
-
-
-def read(schema: Schema, form) -> tuple[dict, dict[str, str]]:
-    """(values, errors): valid values, or what was entered (to show again, passwords left out)
-    with one message per field. Blank fields count as missing; text is stripped, passwords
-    are taken as typed."""
-    data = {}
-    for name in schema.fields:
-        value = form.get(name)
-        if isinstance(value, str) and value.strip():
-            data[name] = value if name == "password" else value.strip()
-    try:
-        return schema.load(data), {}
-    except ValidationError as exc:
-        entered = {name: value for name, value in data.items() if name != "password"}
-        return entered, {name: _first(messages) for name, messages in exc.messages.items()}
-
-
-def _first(messages) -> str:
-    """The first message of a field; a list's errors come by item index ({0: [...]})."""
-    while isinstance(messages, dict):
-        messages = next(iter(messages.values()))
-    message = messages[0] if isinstance(messages, list) else str(messages)
-    return "This field is required." if message == "Missing data for required field." else message
 
 
 # Learning paths (DESIGN §8's stable field names): load-data's path record without its id,
@@ -111,7 +88,7 @@ def read_path(schema: PathForm, form) -> tuple[dict, dict[str, str]]:
     try:
         return schema.load(data), {}
     except ValidationError as exc:
-        return data, {name: _first(messages) for name, messages in exc.messages.items()}
+        return data, field_errors(exc)
 
 
 # The course editor (DESIGN §10's course document as a form). Rows are numbered fields:
@@ -208,21 +185,21 @@ def _document_errors(messages: dict) -> dict[str, str]:
             for index, row in found.items():
                 errors[f"{row_name}_{index}"] = _row_error(row)
         else:
-            errors[name] = _FRIENDLY.get(name, _first(found))
+            errors[name] = _FRIENDLY.get(name, first_message(found))
     return errors
 
 
 def _row_error(row) -> str:
     """One message for a lesson or question row: which part is wrong, and how."""
     if not isinstance(row, dict):
-        return _first(row)
+        return first_message(row)
     part, messages = next(iter(row.items()))
     if part in _FRIENDLY:
         return _FRIENDLY[part]
     if part == "correct":
-        message = _first(messages)
+        message = first_message(messages)
         return "Tick at least one correct option." if message.startswith("Shorter") else message
-    message = _first(messages)
+    message = first_message(messages)
     if message.startswith("Length must be between 1"):
         limit = message.rsplit(" ", 1)[1].rstrip(".")
         return f"The {part} cannot be empty (at most {limit} characters)."
@@ -353,32 +330,6 @@ class DisableAdminForm(Schema):
     email = fields.String(required=True, validate=validate.Length(min=1, max=254))
 
 
-def read_fields(schema: Schema, form) -> tuple[dict, dict[str, str]]:
-    """`read` for forms and queries with repeated fields (List fields: every non-blank value,
-    in order) or names that are Python keywords (a field's data_key); passwords are not read.
-    The entered values come back on errors, repeated ones as lists."""
-    data = {}
-    for name, field in schema.fields.items():
-        key = field.data_key or name
-        if isinstance(field, fields.List):
-            values = [value.strip() for value in form.getall(key, []) if value.strip()]
-            if values:
-                data[key] = values
-        elif isinstance(value := form.get(key), str) and value.strip():
-            data[key] = value.strip()
-    try:
-        return schema.load(data), {}
-    except ValidationError as exc:
-        return data, {key: _first(_innermost(messages)) for key, messages in exc.messages.items()}
-
-
-def _innermost(messages):
-    """A repeated field's messages are keyed by the value's index: the first value's."""
-    while isinstance(messages, dict):
-        messages = next(iter(messages.values()))
-    return messages
-
-
 # CSV exports (issue 12): the filters of the page an export comes from, and its part.
 
 
@@ -400,15 +351,3 @@ class MessageFiltersQuery(ExportQuery):
     kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
     from_ = fields.Date(data_key="from", format="%Y-%m-%d")
     to = fields.Date(format="%Y-%m-%d")
-
-
-def read_query(schema: Schema, query) -> dict:
-    """The query's valid values (blank parameters count as absent; text is stripped), or
-    ValidationError naming the first bad parameter."""
-    data = {}
-    for name, field in schema.fields.items():
-        key = field.data_key or name
-        value = query.get(key, "").strip()
-        if value:
-            data[key] = value
-    return schema.load(data)

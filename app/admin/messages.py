@@ -8,8 +8,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from aiohttp import web
 
 from app.admin import store
-from app.admin.forms import MESSAGE_KINDS, MESSAGE_STATUSES, MessagesQuery, read_fields
+from app.admin.forms import MESSAGE_KINDS, MESSAGE_STATUSES, MessagesQuery
 from app.admin.layout import render
+from app.core.forms import read
 from app.core.keys import POOL
 
 routes = web.RouteTableDef()
@@ -25,7 +26,7 @@ def _day_start(day: str) -> datetime:
 
 @routes.get("/admin/messages")
 async def messages_list(request: web.Request) -> web.Response:
-    values, errors = read_fields(MessagesQuery(), request.query)
+    values, errors = read(MessagesQuery(), request.query)
     context = {
         "statuses": MESSAGE_STATUSES,
         "kinds": MESSAGE_KINDS,

@@ -13,12 +13,11 @@ from app.admin.forms import (
     RiderPathForm,
     RidersQuery,
     RiderStatusForm,
-    read,
-    read_fields,
 )
 from app.admin.layout import render
 from app.admin.search import rider_search
 from app.core import pages, sessions
+from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.messaging.notifications import notify_flag
 from app.training import store as training
@@ -37,7 +36,7 @@ NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path ope
 
 @routes.get("/admin/riders")
 async def riders_list(request: web.Request) -> web.Response:
-    values, errors = read_fields(RidersQuery(), request.query)
+    values, errors = read(RidersQuery(), request.query)
     filters = {name: values[name] for name in FILTERS if values.get(name)}
     context = {"filters": filters, "errors": errors, "markets": MARKETS, "statuses": STATUSES}
     if errors:
