@@ -15,6 +15,7 @@ from app.admin import (
     riders,
     sign_in,
     translate,
+    translations,
 )
 from app.admin.guard import guard
 from app.core.errors import HTML_ERRORS
@@ -28,6 +29,7 @@ PAGE_GROUPS = (
     assign,
     paths,
     courses,
+    translations,
     generate,
     translate,
     knowledge,

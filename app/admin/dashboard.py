@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import asyncpg
 from aiohttp import web
 
-from app.admin import store
 from app.admin.layout import render
+from app.core import sql
 from app.core.keys import POOL
 
 routes = web.RouteTableDef()
 
+SQL = sql.load(
+    "admin",
+    "dashboard",
+    "last_job_runs",
+)
+
+
+async def _counts(db: asyncpg.Pool) -> dict:
+    counts = dict(await db.fetchrow(SQL.dashboard))
+    return {"counts": counts, "job_runs": await db.fetch(SQL.last_job_runs)}
+
 
 @routes.get("/admin")
 async def dashboard(request: web.Request) -> web.Response:
-    return render(request, "admin/dashboard.html", await store.dashboard(request.app[POOL]))
+    return render(request, "admin/dashboard.html", await _counts(request.app[POOL]))

@@ -9,12 +9,11 @@ import asyncio
 import structlog
 from aiohttp import web
 
-from app.admin import store
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.translate import LANGUAGE_LABELS
 from app.ai import jobs as ai_jobs
-from app.core import pages
+from app.core import pages, sql
 from app.core.errors import ApiError
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from jobs import JOBS, JobContext, JobFailed
@@ -23,6 +22,9 @@ from jobs.scheduler import JobLocked, run_locked
 log = structlog.get_logger("admin.jobs")
 
 routes = web.RouteTableDef()
+
+SQL = sql.load("admin", "job_runs_page")
+
 
 RUNS_SHOWN = 50
 RUNNABLE = ("reminders", "backup")
@@ -35,7 +37,7 @@ _running: set[asyncio.Task] = set()
 
 async def _jobs_page(request, status=200, *, problem=None):
     context = {
-        "runs": await store.job_runs(request.app[POOL], RUNS_SHOWN),
+        "runs": await request.app[POOL].fetch(SQL.job_runs_page, RUNS_SHOWN),
         "ai_jobs": await ai_jobs.recent(request.app[POOL], RUNS_SHOWN),
         "runnable": RUNNABLE,
         "problem": problem,

@@ -4,17 +4,41 @@ from __future__ import annotations
 
 import structlog
 from aiohttp import web
+from marshmallow import Schema, fields, validate
 
 from app.admin import accounts
-from app.admin.forms import SetupForm, SignInForm
 from app.core import database, html, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
+from app.core.passwords import MIN_LENGTH
 from app.core.throttle import TooManyAttempts
 
 log = structlog.get_logger("admin")
 
 routes = web.RouteTableDef()
+
+EMAIL = validate.And(
+    validate.Length(max=254),
+    validate.Regexp(r"^[^@\s]+@[^@\s]+$", error="Enter an email address like name@example.com."),
+)
+
+
+class SignInForm(Schema):
+    email = fields.String(required=True, validate=validate.Length(min=1, max=254))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+
+
+class SetupForm(Schema):
+    token = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    email = fields.String(required=True, validate=EMAIL)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    password = fields.String(
+        required=True,
+        validate=validate.Length(
+            min=MIN_LENGTH, max=1024, error=f"Use at least {MIN_LENGTH} characters."
+        ),
+    )
+
 
 WRONG = "Wrong email or password"
 UNAVAILABLE = "Sign-in is not available right now"
