@@ -1,10 +1,9 @@
-"""The riders list's `q` (README, riders list; the CSV export reads it the same way)."""
+"""The riders list's `q` (docs/admin-panel.md: riders list; the CSV export reads it alike)."""
 
 from __future__ import annotations
 
 import re
-
-from app.admin.store import RiderSearch
+from dataclasses import dataclass
 
 # A phone search needs enough digits to be worth it; `+` is how phones are written.
 PHONE_QUERY = re.compile(r"\+?([0-9]{4,})\Z")
@@ -13,6 +12,15 @@ MIN_NAME_QUERY = 3
 
 def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@dataclass(frozen=True)
+class RiderSearch:
+    """The riders list's `q` as the statement's parameters (docs/admin-panel.md, riders list)."""
+
+    rider_id: str | None
+    name_pattern: str | None
+    phone_pattern: str | None
 
 
 def rider_search(q: str | None) -> RiderSearch:
