@@ -26,9 +26,13 @@ WHERE enabled;
 
 -- One event for one endpoint: its body's `type`, `timestamp` (created_at) and `data`, and the
 -- state of its delivery. `webhook-id` is `msg_<delivery_id>`, the same on every attempt.
+-- A bulk change writes 250,000 rows in its own statement, so each row costs as little as it
+-- can: no foreign key (its check is a lookup and a lock per row, more than doubling the
+-- write; an endpoint's delete removes its deliveries in the same statement), and two indexes
+-- written per row, the key and what is due.
 CREATE TABLE webhook_deliveries (
-    delivery_id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    endpoint_id     uuid NOT NULL REFERENCES webhook_endpoints ON DELETE CASCADE,
+    delivery_id     bigint GENERATED ALWAYS AS IDENTITY,
+    endpoint_id     uuid NOT NULL,
     event_type      text NOT NULL,
     data            jsonb NOT NULL,
     created_at      timestamptz(3) NOT NULL DEFAULT now(),
@@ -43,13 +47,13 @@ CREATE TABLE webhook_deliveries (
     -- The last answer's HTTP status (NULL: none, e.g. a timeout) and at most 1 kB of its
     -- body, or the error that stopped the request.
     last_status     smallint,
-    last_answer     text CHECK (octet_length(last_answer) <= 1024)
+    last_answer     text CHECK (octet_length(last_answer) <= 1024),
+    -- An endpoint's deliveries, newest first (its page, and its delete).
+    PRIMARY KEY (endpoint_id, delivery_id)
 );
 -- What is due, per endpoint, oldest first (the claim).
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at)
     WHERE status = 'pending';
--- An endpoint's deliveries, newest first (its page), and the cascade of its delete.
-CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, delivery_id DESC);
 -- The requests in flight per endpoint (at most 10): only claimed rows are in it.
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id)
     WHERE leased_until IS NOT NULL;

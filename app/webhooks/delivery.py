@@ -65,6 +65,12 @@ def _clip(text: str) -> str:
 
 
 async def send(session: aiohttp.ClientSession, delivery: asyncpg.Record) -> Attempt:
+    status, answer = await _post(session, delivery)
+    return Attempt(delivery["endpoint_id"], delivery["delivery_id"], status, answer)
+
+
+async def _post(session: aiohttp.ClientSession, delivery: asyncpg.Record) -> tuple[int | None, str]:
+    """The answer's status (None: no answer) and text, or why there was none."""
     payload = body(delivery)
     try:
         async with session.post(
@@ -74,12 +80,11 @@ async def send(session: aiohttp.ClientSession, delivery: asyncpg.Record) -> Atte
             allow_redirects=False,
         ) as response:
             answer = await response.content.read(ANSWER_BYTES)
-            text = _clip(answer.decode(errors="ignore"))
-            return Attempt(delivery["delivery_id"], response.status, text)
+            return response.status, _clip(answer.decode(errors="ignore"))
     except TimeoutError:
-        return Attempt(delivery["delivery_id"], None, f"No answer within {TIMEOUT_SECONDS:g} s.")
+        return None, f"No answer within {TIMEOUT_SECONDS:g} s."
     except (aiohttp.ClientError, ValueError) as exc:
-        return Attempt(delivery["delivery_id"], None, _clip(f"Not sent: {exc!r}"))
+        return None, _clip(f"Not sent: {exc!r}")
 
 
 class Deliverer:

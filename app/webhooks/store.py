@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ SQL = sql.load("webhooks", "lock_claims", "claim_deliveries", "record_attempts")
 
 @dataclass(frozen=True)
 class Attempt:
+    endpoint_id: uuid.UUID
     delivery_id: int
     # The answer's HTTP status; None when there was none (timeout, refused connection).
     status: int | None
@@ -36,8 +38,9 @@ async def record(
 ) -> None:
     await pool.execute(
         SQL.record_attempts,
-        [a.delivery_id for a in attempts],
+        [a.endpoint_id for a in attempts],
         [a.status for a in attempts],
         [a.answer for a in attempts],
         list(schedule),
+        [a.delivery_id for a in attempts],
     )

@@ -14,7 +14,7 @@ WITH free AS (
     WHERE e.enabled
 ),
 due AS (
-    SELECT d.delivery_id, f.url, f.secret
+    SELECT f.endpoint_id, d.delivery_id, f.url, f.secret
     FROM free f
     CROSS JOIN LATERAL (
         SELECT d.delivery_id
@@ -31,5 +31,5 @@ due AS (
 UPDATE webhook_deliveries d
 SET leased_until = now() + make_interval(secs => $2)
 FROM due
-WHERE d.delivery_id = due.delivery_id
-RETURNING d.delivery_id, d.event_type, d.data, d.created_at, due.url, due.secret
+WHERE d.endpoint_id = due.endpoint_id AND d.delivery_id = due.delivery_id
+RETURNING d.endpoint_id, d.delivery_id, d.event_type, d.data, d.created_at, due.url, due.secret

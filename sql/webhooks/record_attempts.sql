@@ -1,11 +1,11 @@
--- Records one attempt of each delivery $1, its answer's HTTP status in $2 (NULL: no answer)
--- and text in $3, and ends its lease: a 2xx succeeded; a 410 failed and disables its endpoint
+-- Records one attempt of each delivery ($1 endpoints, $5 delivery IDs), its answer's HTTP
+-- status in $2 (NULL: no answer) and text in $3, and ends its lease: a 2xx succeeded; a 410 failed and disables its endpoint
 -- (the receiver said it is gone); anything else is tried again after the delay in seconds of
 -- the retry schedule $4 for its number of attempts, or failed when the schedule has no more.
 -- Returns nothing. Served by the primary keys.
 WITH attempt AS (
-    SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[])
-                  AS a(delivery_id, answer_status, answer)
+    SELECT * FROM unnest($1::uuid[], $5::bigint[], $2::smallint[], $3::text[])
+                  AS a(endpoint_id, delivery_id, answer_status, answer)
 ),
 recorded AS (
     UPDATE webhook_deliveries d
@@ -23,7 +23,7 @@ recorded AS (
                  OR d.attempts >= cardinality($4::float8[]) THEN d.next_attempt_at
             ELSE now() + make_interval(secs => ($4::float8[])[d.attempts + 1]) END
     FROM attempt a
-    WHERE d.delivery_id = a.delivery_id
+    WHERE d.endpoint_id = a.endpoint_id AND d.delivery_id = a.delivery_id
     RETURNING d.endpoint_id, a.answer_status
 )
 UPDATE webhook_endpoints e
