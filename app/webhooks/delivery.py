@@ -1,6 +1,7 @@
 """Delivering webhook events (DESIGN §12): a loop in every `serve` process.
 
-Each turn the loop records the attempts that finished, then claims what is due (any process
+Each turn the loop records the attempts that finished and claims what is due, in one
+transaction (any process
 may: `FOR UPDATE SKIP LOCKED`, at most MAX_IN_FLIGHT requests in flight per endpoint across
 processes, each claim leased for LEASE_SECONDS) and sends it: a signed POST, no redirect
 followed, TIMEOUT_SECONDS to answer. At least once: a process that dies mid-send leaves its
@@ -109,15 +110,17 @@ class Deliverer:
 
     async def turn(self) -> None:
         """Record what finished, then start what is due."""
-        if self._finished:
-            finished, self._finished = self._finished, []
-            try:
-                await store.record(self._pool, finished, RETRY_SCHEDULE)
-            except BaseException:
-                self._finished.extend(finished)
-                raise
+        finished, self._finished = self._finished, []
+        try:
+            claimed = await store.turn(
+                self._pool, finished, RETRY_SCHEDULE, MAX_IN_FLIGHT, LEASE_SECONDS
+            )
+        except BaseException:
+            self._finished.extend(finished)
+            raise
+        if finished:
             _count(finished)
-        for delivery in await store.claim(self._pool, MAX_IN_FLIGHT, LEASE_SECONDS):
+        for delivery in claimed:
             task = asyncio.create_task(send(self._session, delivery))
             self._sending.add(task)
             task.add_done_callback(self._done)

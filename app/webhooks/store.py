@@ -23,24 +23,25 @@ class Attempt:
     answer: str
 
 
-async def claim(
-    pool: asyncpg.Pool, per_endpoint: int, lease_seconds: float
+async def turn(
+    pool: asyncpg.Pool,
+    finished: Sequence[Attempt],
+    schedule: Sequence[float],
+    per_endpoint: int,
+    lease_seconds: float,
 ) -> list[asyncpg.Record]:
-    """Due deliveries for this process to send, at most `per_endpoint` in flight for each
-    endpoint across every process."""
+    """Record the finished attempts (retried on `schedule`), then claim the due deliveries
+    for this process to send, at most `per_endpoint` in flight for each endpoint across every
+    process; one transaction."""
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute(SQL.lock_claims)
+        if finished:
+            await conn.execute(
+                SQL.record_attempts,
+                [a.endpoint_id for a in finished],
+                [a.status for a in finished],
+                [a.answer for a in finished],
+                list(schedule),
+                [a.delivery_id for a in finished],
+            )
         return await conn.fetch(SQL.claim_deliveries, per_endpoint, lease_seconds)
-
-
-async def record(
-    pool: asyncpg.Pool, attempts: Sequence[Attempt], schedule: Sequence[float]
-) -> None:
-    await pool.execute(
-        SQL.record_attempts,
-        [a.endpoint_id for a in attempts],
-        [a.status for a in attempts],
-        [a.answer for a in attempts],
-        list(schedule),
-        [a.delivery_id for a in attempts],
-    )
