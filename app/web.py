@@ -32,6 +32,14 @@ time: a third waits up to 30 s, then answers 503 (`busy`, `Retry-After: 5`).
 JSON answers carry `Cache-Control: no-store`. A 405 answer carries `Allow`.
 An unknown path answers 404 and a wrong method 405, both with a JSON error body in the shape
 of the family whose prefix was called.
+
+**Webhooks** (Family C): instead of polling the completions feed, an integrator can receive
+`completion.created`, `assignment.created`, `assignment.completed` and `flag.created` events as
+signed POST requests ([Standard Webhooks](https://www.standardwebhooks.com): headers
+`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, retried for about 28
+hours. The training team adds endpoints on `/admin/webhooks`; see `docs/webhooks.md` for the
+payloads and how to verify them. `POST /api/v1/riders`, `/flags` and `/assignments` take an
+`Idempotency-Key` header, so a retried write runs once.
 """
 
 
