@@ -78,8 +78,9 @@ async def _stored_answer(
 
 
 def idempotent(setting: str, limit: int):
-    """Honour Idempotency-Key on the decorated handler (inside its API-key guard); `setting`
-    names the family's API key, `limit` is the route's body limit in bytes."""
+    """Honour Idempotency-Key on the decorated handler (inside its API-key guard, and inside
+    a bulk route's slot: the body is read here); `setting` names the family's API key, `limit`
+    is the route's body limit in bytes."""
 
     def decorate(handler: Handler) -> Handler:
         @functools.wraps(handler)

@@ -119,8 +119,8 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     request_example=docs.RIDERS_EXAMPLE,
     headers=IDEMPOTENCY_HEADERS,
 )
-@idempotent("integration_api_key", RIDERS.limit)
 @bulk_route
+@idempotent("integration_api_key", RIDERS.limit)
 async def upsert_riders(request: web.Request) -> web.Response:
     body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS)
     rows = body.get("riders") if isinstance(body, dict) else None
@@ -209,8 +209,8 @@ async def record_flag(request: web.Request) -> web.Response:
     },
     headers=IDEMPOTENCY_HEADERS,
 )
-@idempotent("integration_api_key", ASSIGNMENTS.limit)
 @bulk_route
+@idempotent("integration_api_key", ASSIGNMENTS.limit)
 async def assign_path(request: web.Request) -> web.Response:
     try:
         assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS))
