@@ -96,10 +96,17 @@ async def _post(session, base: str, path: str, body, headers=None) -> float:
 
 
 async def _assignments(session, server: Server, url: str) -> bool:
+    ids = [f"R{i:07d}" for i in range(1, RIDERS + 1)]
+    unsubscribed = [
+        await _post(
+            session, server.url, "/api/v1/assignments", {"pathId": _new_path(url), "riderIds": ids}
+        )
+        for _ in range(RUNS)
+    ]
+    print(f"for comparison, no endpoint: slowest of {RUNS} {max(unsubscribed) * 1000:.0f} ms")
     slow = Receiver(slow=True)
     runner, port = await slow.start()
     _endpoint(url, port)
-    ids = [f"R{i:07d}" for i in range(1, RIDERS + 1)]
     times = []
     for _ in range(RUNS):
         body = {"pathId": _new_path(url), "riderIds": ids}
