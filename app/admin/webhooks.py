@@ -91,9 +91,7 @@ async def _endpoint(request: web.Request, endpoint_id: uuid.UUID):
 async def _endpoint_page(request, endpoint_id, *, secret=None) -> web.Response:
     context = {
         "endpoint": await _endpoint(request, endpoint_id),
-        "deliveries": await request.app[POOL].fetch(
-            SQL.webhook_deliveries, endpoint_id, PAGE_SIZE
-        ),
+        "deliveries": await request.app[POOL].fetch(SQL.webhook_deliveries, endpoint_id, PAGE_SIZE),
         "secret": secret,
         "notice": NOTICES.get(request.query.get("done", "")),
         "page_size": PAGE_SIZE,
@@ -130,9 +128,7 @@ async def endpoint_page(request: web.Request) -> web.Response:
 
 async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
     endpoint_id = _endpoint_id(request)
-    if not await request.app[POOL].fetchval(
-        SQL.set_webhook_endpoint_enabled, endpoint_id, enabled
-    ):
+    if not await request.app[POOL].fetchval(SQL.set_webhook_endpoint_enabled, endpoint_id, enabled):
         raise web.HTTPNotFound
     return _back(endpoint_id, "enabled" if enabled else "disabled")
 

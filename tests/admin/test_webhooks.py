@@ -66,9 +66,7 @@ async def test_a_refused_url_keeps_the_values(admin_client, db, url, message):
 
 
 async def test_no_event_is_refused(admin_client, db):
-    response = await admin_client.submit(
-        "/admin/webhooks", FORM, form_page="/admin/webhooks"
-    )
+    response = await admin_client.submit("/admin/webhooks", FORM, form_page="/admin/webhooks")
     assert response.status == 400
     page = await response.text()
     assert "Choose at least one event." in page and f'value="{FORM["url"]}"' in page
@@ -102,8 +100,9 @@ async def test_disable_enable_and_test_event(admin_client, db):
     response = await admin_client.submit(f"{base}/disable", {}, form_page=base)
     assert (response.status, response.headers["Location"]) == (303, f"{base}?done=disabled")
     assert not await db.fetchval("SELECT enabled FROM webhook_endpoints")
-    assert "The endpoint is disabled" in await (await admin_client.get(f"{base}?done=disabled")).text()
-    await db.execute("UPDATE webhook_endpoints SET disabled_why = 'The receiver answered 410 Gone.'")
+    page = await (await admin_client.get(f"{base}?done=disabled")).text()
+    assert "The endpoint is disabled" in page
+    await db.execute("UPDATE webhook_endpoints SET disabled_why = 'The receiver answered 410.'")
     await admin_client.submit(f"{base}/enable", {}, form_page=base)
     assert await db.fetchrow("SELECT enabled, disabled_why FROM webhook_endpoints") == (True, None)
     other = await add_endpoint(db)
@@ -130,9 +129,12 @@ async def test_delete_asks_on_a_page_of_its_own(admin_client, db):
     response = await admin_client.submit(f"{base}/delete", {}, form_page=f"{base}/delete")
     assert (response.status, response.headers["Location"]) == (303, "/admin/webhooks")
     assert await db.fetchval("SELECT count(*) FROM webhook_endpoints") == 1
-    assert await db.fetchval(
-        "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1", endpoint
-    ) == 0
+    assert (
+        await db.fetchval(
+            "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1", endpoint
+        )
+        == 0
+    )
     assert await db.fetchval("SELECT count(*) FROM webhook_deliveries") == 1
     assert (await admin_client.get(base)).status == 404
 
@@ -153,7 +155,9 @@ async def test_deliveries_are_listed_escaped_and_replayed(admin_client, db):
     replay = f"{base}/deliveries/{delivery_id}/replay"
     response = await admin_client.submit(replay, {}, form_page=base)
     assert (response.status, response.headers["Location"]) == (303, f"{base}?done=replay")
-    row = await db.fetchrow("SELECT status, attempts, next_attempt_at <= now() AS due FROM webhook_deliveries")
+    row = await db.fetchrow(
+        "SELECT status, attempts, next_attempt_at <= now() AS due FROM webhook_deliveries"
+    )
     assert tuple(row) == ("pending", 0, True)
 
 
