@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 
+import asyncpg
 import structlog
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate
@@ -32,6 +33,8 @@ SQL = sql.load(
     "webhook_deliveries",
     "replay_webhook_delivery",
 )
+
+Db = asyncpg.Connection | asyncpg.Pool
 
 # The latest deliveries an endpoint's page lists.
 PAGE_SIZE = 50
@@ -61,6 +64,27 @@ class EndpointForm(Schema):
     description = fields.String(
         load_default="", validate=validate.Length(max=MAX_DESCRIPTION_LENGTH)
     )
+
+
+async def insert_endpoint(db: Db, values: dict, secret: str) -> uuid.UUID:
+    return await db.fetchval(
+        SQL.add_webhook_endpoint, values["url"], values["events"], values["description"], secret
+    )
+
+
+async def set_enabled(db: Db, endpoint_id: uuid.UUID, enabled: bool) -> bool:
+    """Whether the endpoint exists."""
+    return bool(await db.fetchval(SQL.set_webhook_endpoint_enabled, endpoint_id, enabled))
+
+
+async def delete(db: Db, endpoint_id: uuid.UUID) -> bool:
+    """Delete the endpoint and its deliveries; whether it existed."""
+    return bool(await db.fetchval(SQL.delete_webhook_endpoint, endpoint_id))
+
+
+async def replay(db: Db, endpoint_id: uuid.UUID, delivery_id: int) -> bool:
+    """Send the delivery again now; whether it exists."""
+    return bool(await db.fetchval(SQL.replay_webhook_delivery, endpoint_id, delivery_id))
 
 
 def _endpoint_id(request: web.Request) -> uuid.UUID:
@@ -114,9 +138,7 @@ async def add_endpoint(request: web.Request) -> web.Response:
     if errors:
         return await _list_page(request, 400, values=values, errors=errors)
     secret = signing.new_secret()
-    endpoint_id = await request.app[POOL].fetchval(
-        SQL.add_webhook_endpoint, values["url"], values["events"], values["description"], secret
-    )
+    endpoint_id = await insert_endpoint(request.app[POOL], values, secret)
     log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
     return await _endpoint_page(request, endpoint_id, secret=secret)
 
@@ -128,7 +150,7 @@ async def endpoint_page(request: web.Request) -> web.Response:
 
 async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
     endpoint_id = _endpoint_id(request)
-    if not await request.app[POOL].fetchval(SQL.set_webhook_endpoint_enabled, endpoint_id, enabled):
+    if not await set_enabled(request.app[POOL], endpoint_id, enabled):
         raise web.HTTPNotFound
     return _back(endpoint_id, "enabled" if enabled else "disabled")
 
@@ -160,7 +182,7 @@ async def delete_page(request: web.Request) -> web.Response:
 @routes.post("/admin/webhooks/{endpoint_id}/delete")
 async def delete_endpoint(request: web.Request) -> web.Response:
     endpoint_id = _endpoint_id(request)
-    if not await request.app[POOL].fetchval(SQL.delete_webhook_endpoint, endpoint_id):
+    if not await delete(request.app[POOL], endpoint_id):
         raise web.HTTPNotFound
     log.info("webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
     return pages.see_other("/admin/webhooks")
@@ -170,6 +192,6 @@ async def delete_endpoint(request: web.Request) -> web.Response:
 async def replay_delivery(request: web.Request) -> web.Response:
     endpoint_id = _endpoint_id(request)
     delivery_id = int(request.match_info["delivery_id"])
-    if not await request.app[POOL].fetchval(SQL.replay_webhook_delivery, endpoint_id, delivery_id):
+    if not await replay(request.app[POOL], endpoint_id, delivery_id):
         raise web.HTTPNotFound
     return _back(endpoint_id, "replay")
