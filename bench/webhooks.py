@@ -132,6 +132,8 @@ async def _delivery(session, server: Server, url: str) -> bool:
     await _post(session, server.url, "/api/v1/assignments", body)
     try:
         await asyncio.wait_for(receiver.done.wait(), 120)
+    except TimeoutError:
+        print(f"only {len(receiver.ids):,} of {DELIVERED:,} events received in 120 s")
     finally:
         await runner.cleanup()
     return report(
