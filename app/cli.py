@@ -120,11 +120,13 @@ def _serve_here(
 ) -> None:
     from app.ai import jobs as ai_jobs
     from app.web import create_app, freeze_startup_objects
+    from app.webhooks import delivery as webhooks
     from jobs import scheduler
 
     app = create_app(settings, url)
     scheduler.setup(app)
     ai_jobs.setup(app)
+    webhooks.setup(app)
     freeze_startup_objects(app)
     if watched:
         app.cleanup_ctx.append(_watch(watched))

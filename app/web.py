@@ -49,6 +49,14 @@ shop's, the rest of `/api/v1/...` training's; a path under no family's prefix ge
 * A request waits at most 5 s for a database connection and every statement runs at most 60 s;
   past either, and while the database is unreachable, it answers 500 (`internal_error`):
   retry later with backoff.
+
+**Webhooks** (Family C): instead of polling the completions feed, an integrator can receive
+`completion.created`, `assignment.created`, `assignment.completed` and `flag.created` events as
+signed POST requests ([Standard Webhooks](https://www.standardwebhooks.com): headers
+`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, retried for about 28
+hours. The training team adds endpoints on `/admin/webhooks`; see `docs/webhooks.md` for the
+payloads and how to verify them. `POST /api/v1/riders`, `/flags` and `/assignments` take an
+`Idempotency-Key` header, so a retried write runs once.
 """
 
 

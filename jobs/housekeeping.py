@@ -1,6 +1,6 @@
 """Daily removal of what the service keeps only for a while (sessions, throttling counts,
-rider-import rejects): their own code removes them lazily, per subject, which leaves the rows
-of subjects that never come back."""
+rider-import rejects, Idempotency-Keys, the webhook delivery log): their own code removes
+them lazily, per subject, which leaves the rows of subjects that never come back."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ async def housekeeping(context: JobContext) -> str:
     return (
         f"removed {removed['sessions']} expired sessions, {removed['sign_ins']} old failed "
         f"sign-ins, {removed['questions']} old assistant questions, {removed['imports']} old "
-        f"rider imports"
+        f"rider imports, {removed['idempotency_keys']} expired idempotency keys, "
+        f"{removed['webhook_deliveries']} old webhook deliveries"
     )
 
 

@@ -16,6 +16,7 @@ from app.admin import (
     sign_in,
     translate,
     translations,
+    webhooks,
 )
 from app.admin.guard import guard
 from app.core.errors import HTML_ERRORS
@@ -36,6 +37,7 @@ PAGE_GROUPS = (
     messages,
     jobs,
     admins,
+    webhooks,
     importing,
     exports,
 )

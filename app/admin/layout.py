@@ -20,6 +20,7 @@ NAVIGATION = (
     ("/admin/messages", "Messages"),
     ("/admin/jobs", "Jobs"),
     ("/admin/admins", "Admins"),
+    ("/admin/webhooks", "Webhooks"),
 )
 
 

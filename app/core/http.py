@@ -77,8 +77,16 @@ def json_response(body: Any, status: int = 200, headers: dict | None = None) -> 
     )
 
 
+# The body when something before the handler read it already (Idempotency-Key hashes it).
+RAW_BODY = web.RequestKey("raw_body", bytes)
+
+
 async def read_body(request: web.Request, limit: int) -> bytes:
     """The raw body, refusing more than `limit` bytes whether or not Content-Length is sent."""
+    if RAW_BODY in request:
+        if len(request[RAW_BODY]) > limit:
+            raise BodyTooLarge
+        return request[RAW_BODY]
     if request.content_length is not None and request.content_length > limit:
         raise BodyTooLarge
     chunks, size = [], 0

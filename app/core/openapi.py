@@ -95,11 +95,12 @@ def operation(
     request: Any = None,
     query: type[Schema] | None = None,
     request_example: Any = None,
+    headers: tuple[dict[str, Any], ...] = (),
 ):
     """Describe a handler for the OpenAPI document.
 
     `responses` maps a status to (description, schema or None); `query` is a schema whose
-    fields are the query parameters.
+    fields are the query parameters; `headers` are request header parameter objects.
     """
 
     def decorate(handler):
@@ -113,8 +114,11 @@ def operation(
         }
         if description:
             doc["description"] = description
+        parameters = [{"in": "header", **header} for header in headers]
         if query is not None:
-            doc["parameters"] = [{"in": "query", "schema": query}]
+            parameters.append({"in": "query", "schema": query})
+        if parameters:
+            doc["parameters"] = parameters
         if request is not None:
             media: dict[str, Any] = {"schema": request}
             if request_example is not None:

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 import asyncpg
 
 from app.core import sql
+from app.training import cursor
+from app.training import store as training
 from app.training.loading import merge_results
+from app.webhooks import events
 
 SQL = sql.load(
     "rider",
@@ -64,13 +67,31 @@ async def record_attempt(
     return await conn.fetchrow(SQL.record_attempt, rider_id, course_id, score)
 
 
-async def pass_course(conn: asyncpg.Connection, record: dict) -> asyncpg.Record:
+async def pass_course(
+    conn: asyncpg.Connection, record: dict, api_key: str | None
+) -> asyncpg.Record:
     """Make the rider's record of a course a completion by the merge rules of load-data (first
     completedAt and proof code kept, score never lowered) and complete the assignments it
-    finishes; in the caller's transaction, with the record locked. Returns the record."""
+    finishes; in the caller's transaction, with the record locked. A first pass writes its
+    `completion.created` webhook event (its cursor sealed with `api_key`, the integration
+    key). Returns the record."""
+    rider_id, course_id = record["rider_id"], record["course_id"]
+    before = await conn.fetchrow(SQL.course_result, rider_id, course_id)
     await merge_results(conn, [record])
-    await conn.execute(SQL.complete_rider_assignments, record["rider_id"], record["course_id"])
-    return await conn.fetchrow(SQL.course_result, record["rider_id"], record["course_id"])
+    await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
+    result = await conn.fetchrow(SQL.course_result, rider_id, course_id)
+    if before["completed_at"] is None:
+        await _record_completion(conn, rider_id, result["completed_at"], api_key)
+    return result
+
+
+async def _record_completion(
+    conn: asyncpg.Connection, rider_id: str, completed_at, api_key: str | None
+) -> None:
+    """The completion as the feed prints it: the first record after (its time, its rider,
+    the nil course), which is it (a rider passes one course a transaction)."""
+    (row,) = await training.completions_page(conn, (completed_at, rider_id, cursor.NIL_COURSE), 1)
+    await events.record(conn, "completion.created", [cursor.completion_event(row, api_key)])
 
 
 async def proof(db: Db, proof_code: str, rider_id: str, language: str) -> asyncpg.Record | None:

@@ -115,7 +115,9 @@ async def submit_quiz(request: web.Request) -> web.Response:
         attempt = await store.record_attempt(conn, rider.rider_id, course.course_id, grade.score)
         result = attempt
         if grade.passed:
-            result = await store.pass_course(conn, _completion(attempt, record["now"]))
+            result = await store.pass_course(
+                conn, _completion(attempt, record["now"]), _integration_key(request)
+            )
     context = {"course": course, "grade": grade, "result": result, "percent": progress.percent}
     return render(request, "rider/result.html", context)
 
@@ -128,8 +130,15 @@ async def complete_course(request: web.Request) -> web.Response:
             raise web.HTTPNotFound
         if record["furthest_lesson"] < len(course.lessons):
             return _course_page(request, course, record, 400, "open_every_lesson")
-        result = await store.pass_course(conn, _completion(record, record["now"]))
+        result = await store.pass_course(
+            conn, _completion(record, record["now"]), _integration_key(request)
+        )
     raise web.HTTPSeeOther(f"/training/proofs/{result['proof_code']}")
+
+
+def _integration_key(request: web.Request) -> str | None:
+    """The key the completions feed seals its cursors with (a completion event carries one)."""
+    return request.app[SETTINGS].integration_api_key
 
 
 def _completion(record: asyncpg.Record, now: datetime) -> dict:

@@ -124,31 +124,42 @@ def start_key(given_cursor: str | None, since: str | None, api_key: str) -> Key:
     return key_after(parse_since(since) if since else None)
 
 
+def record(row: Mapping[str, Any]) -> dict[str, Any]:
+    """One record of the feed, from a row of completions_page.sql."""
+    return {
+        "riderId": row["rider_id"],
+        "market": row["market"],
+        "courseId": str(row["course_id"]),
+        "course": row["title"],
+        "language": row["language"],
+        "startedAt": row["started_at"],
+        "completedAt": row["completed_at"],
+        "score": row["score"],
+        "attempts": row["attempts"],
+        "timeSpentSeconds": row["time_spent_seconds"],
+        "proofCode": row["proof_code"],
+    }
+
+
+def cursor_after(item: Mapping[str, Any], api_key: str) -> str:
+    """The cursor of the page that starts after this record."""
+    return encode(item["completedAt"], item["riderId"], item["courseId"], api_key)
+
+
 def page(rows: Sequence[Mapping[str, Any]], limit: int, api_key: str) -> dict[str, Any]:
     """The response body: the records, and `next`/`nextCursor` only when the page is full."""
-    data = [
-        {
-            "riderId": row["rider_id"],
-            "market": row["market"],
-            "courseId": str(row["course_id"]),
-            "course": row["title"],
-            "language": row["language"],
-            "startedAt": row["started_at"],
-            "completedAt": row["completed_at"],
-            "score": row["score"],
-            "attempts": row["attempts"],
-            "timeSpentSeconds": row["time_spent_seconds"],
-            "proofCode": row["proof_code"],
-        }
-        for row in rows
-    ]
+    data = [record(row) for row in rows]
     last = data[-1] if data and len(data) == limit else None
     return {
         "data": data,
         "next": last["completedAt"] if last else None,
-        "nextCursor": (
-            encode(last["completedAt"], last["riderId"], last["courseId"], api_key)
-            if last
-            else None
-        ),
+        "nextCursor": cursor_after(last, api_key) if last else None,
     }
+
+
+def completion_event(row: Mapping[str, Any], api_key: str | None) -> dict[str, Any]:
+    """The data of a `completion.created` webhook event (DESIGN §12): the record as the feed
+    prints it, and `cursor`, the feed's cursor after it (null while INTEGRATION_API_KEY is
+    unset: the feed answers nothing then)."""
+    item = record(row)
+    return {**item, "cursor": cursor_after(item, api_key) if api_key else None}

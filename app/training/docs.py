@@ -98,3 +98,23 @@ course), oldest first, across all markets and rider statuses. Times are UTC,
   `proofCode`, or by `riderId` plus `courseId`.
 * Uptime check: `GET /api/v1/completions?limit=1` answers 200 only when the database works.
 """
+
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
+    "description": """\
+Makes a retry safe (the IETF `Idempotency-Key` draft): 1 to 255 printable ASCII characters,
+e.g. a UUID made once per logical request. The first request with a key runs and its answer
+is kept for 24 hours; a repeat with the same key and the same body (byte for byte) answers
+that status and body again with `Idempotent-Replayed: true` and changes nothing. The same key
+with another body answers 422; a repeat while the first is still running answers 409
+(`conflict`: retry after a moment). A 5xx answer is not kept: retry with the same key. Keys
+are per operation and per API key. Without the header the request runs as before.""",
+}
+
+IDEMPOTENCY_ERRORS = {
+    400: "`Idempotency-Key` is not 1 to 255 printable ASCII characters",
+    409: "A request with the same `Idempotency-Key` is still running (`conflict`); retry",
+    422: "`Idempotency-Key was used with another body` (`invalid_request`)",
+}

@@ -103,8 +103,10 @@ async def _missing(conn: asyncpg.Connection, riders: list, courses: list) -> set
 
 
 async def after_load(conn: asyncpg.Connection) -> None:
+    """Completes and assigns what the loaded records call for; load-data writes no webhook
+    events (DESIGN §12): a load is the service's own data, not news for integrators."""
     await conn.execute(SQL.complete_assignments)
-    await store.run_rules(conn, None)
+    await store.run_rules(conn, None, events=False)
 
 
 SECTIONS = [

@@ -12,6 +12,7 @@ from app.core.errors import ApiError
 from app.core.http import (
     ASSIGNMENTS,
     RIDERS,
+    SMALL_BODY_LIMIT,
     Bulk,
     InvalidJson,
     bulk_route,
@@ -19,6 +20,7 @@ from app.core.http import (
     read_bulk_json,
     read_json,
 )
+from app.core.idempotency import idempotent
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema
 from app.core.routing import endpoint
@@ -69,8 +71,16 @@ AUTH_ERRORS = {
 }
 WRITE_ERRORS = {
     **AUTH_ERRORS,
-    409: ("A clash with a change made at the same time (`conflict`); retry", ErrorSchema),
+    409: (
+        "A clash with a change made at the same time, or "
+        + docs.IDEMPOTENCY_ERRORS[409][0].lower()
+        + docs.IDEMPOTENCY_ERRORS[409][1:],
+        ErrorSchema,
+    ),
+    422: (docs.IDEMPOTENCY_ERRORS[422], ErrorSchema),
 }
+IDEMPOTENCY_HEADERS = (docs.IDEMPOTENCY_KEY,)
+BAD_KEY = f", or {docs.IDEMPOTENCY_ERRORS[400]}"
 BUSY = {
     503: (
         "INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
@@ -98,7 +108,7 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
         400: (
             f"Every rider rejected (`{NO_RIDER_SAVED}`, with the counts and `errors`), or "
             f"the body is not `{{ riders: [...] }}` with 1 to {MAX_RIDERS} riders (only "
-            "`error` and `code`)",
+            f"`error` and `code`){BAD_KEY}",
             RidersRejectedSchema,
         ),
         413: ("Body larger than 8 MiB", ErrorSchema),
@@ -107,8 +117,10 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     },
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
+    headers=IDEMPOTENCY_HEADERS,
 )
 @bulk_route
+@idempotent("integration_api_key", RIDERS.limit)
 async def upsert_riders(request: web.Request) -> web.Response:
     body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS)
     rows = body.get("riders") if isinstance(body, dict) else None
@@ -132,7 +144,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
     request=FlagRequestSchema,
     responses={
         200: ("Flag saved", FlagResultSchema),
-        400: ("Not `{ riderId, type, note?, notify? }` with a known type", ErrorSchema),
+        400: (f"Not `{{ riderId, type, note?, notify? }}` with a known type{BAD_KEY}", ErrorSchema),
         404: ("Unknown riderId: create the rider first", ErrorSchema),
         **WRITE_ERRORS,
     },
@@ -143,7 +155,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
         "note": "Three late orders this week",
         "notify": True,
     },
+    headers=IDEMPOTENCY_HEADERS,
 )
+@idempotent("integration_api_key", SMALL_BODY_LIMIT)
 async def record_flag(request: web.Request) -> web.Response:
     body = await _json_body(request, FLAG_MESSAGE)
     if not isinstance(body, dict):
@@ -178,7 +192,8 @@ async def record_flag(request: web.Request) -> web.Response:
     responses={
         200: ("Assignments created", AssignmentResultSchema),
         400: (
-            "Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor a filter",
+            "Invalid JSON, pathId not a UUID, a wrong field type, or neither riderIds nor a "
+            f"filter{BAD_KEY}",
             ErrorSchema,
         ),
         404: (f"No path with that ID (`{PATH_NOT_FOUND}`)", ErrorSchema),
@@ -192,8 +207,10 @@ async def record_flag(request: web.Request) -> web.Response:
         "riderIds": ["R-10001", "R-10002"],
         "markets": ["AE", "QA"],
     },
+    headers=IDEMPOTENCY_HEADERS,
 )
 @bulk_route
+@idempotent("integration_api_key", ASSIGNMENTS.limit)
 async def assign_path(request: web.Request) -> web.Response:
     try:
         assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS))

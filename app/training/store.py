@@ -78,11 +78,16 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
 
 
 async def run_rules(
-    conn: asyncpg.Connection, rider_ids: Sequence[str] | None, path_id: uuid.UUID | None = None
+    conn: asyncpg.Connection,
+    rider_ids: Sequence[str] | None,
+    path_id: uuid.UUID | None = None,
+    *,
+    events: bool = True,
 ) -> int:
     """Run the automatic rules for these riders (None: every rider), of one path (None: every
-    path); returns assignments made."""
-    return await conn.fetchval(SQL.run_rules, rider_ids, path_id)
+    path); returns assignments made. With `events` (not for load-data), their webhook events
+    are written in the same statement."""
+    return await conn.fetchval(SQL.run_rules, rider_ids, path_id, events)
 
 
 async def save_flag(
@@ -92,13 +97,14 @@ async def save_flag(
     note: str | None,
     source: str = "api",
 ) -> tuple[uuid.UUID, list[uuid.UUID]] | None:
-    """Save the flag (`source` 'api' or 'admin') and assign its paths in one transaction:
-    (flag_id, assigned path IDs), or None when the rider does not exist."""
+    """Save the flag (`source` 'api' or 'admin') and assign its paths in one transaction,
+    with their webhook events: (flag_id, assigned path IDs), or None when the rider does not
+    exist."""
     async with conn.transaction():
         flag_id = await conn.fetchval(SQL.save_flag, rider_id, flag_type, note, source)
         if flag_id is None:
             return None
-        rows = await conn.fetch(SQL.assign_flag_paths, rider_id, flag_type)
+        rows = await conn.fetch(SQL.assign_flag_paths, rider_id, flag_type, flag_id)
     return flag_id, [row["path_id"] for row in rows]
 
 
@@ -114,8 +120,8 @@ async def assign_path(
     cities: Sequence[str] | None = None,
     preview: bool = False,
 ) -> int | None:
-    """Assignments created (with `preview`: that would be created, nothing written), or None
-    when the path does not exist."""
+    """Assignments created, with their webhook events (with `preview`: that would be created,
+    nothing written), or None when the path does not exist."""
     row = await conn.fetchrow(
         SQL.assign_path,
         path_id,

@@ -1,19 +1,40 @@
 -- Assigns rider $1 every active 'flag' path for flag type $2 whose filters the rider matches,
 -- unless the rider is inactive or has the path open now (the conflict target skips it), in
--- path_id order. Returns the path_id of each assignment created. Served by riders' primary
+-- path_id order, and writes the webhook events of flag $3 (`flag.created`, with the number
+-- of assignments) and of each assignment for the endpoints subscribed.
+-- Returns the path_id of each assignment created. Served by riders' primary
 -- key and assignments_once (the conflict target: an open row is one NULL completed_at per
 -- rider and path); paths are few and scanned.
-INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
-SELECT r.rider_id, p.path_id, 'flag',
-       now() + make_interval(days => p.days_to_complete),
-       CASE WHEN training_path_passed(r.rider_id, p.path_id) THEN now() END
-FROM riders r
-JOIN paths p ON p.active AND p.rule = 'flag' AND $2 = ANY (p.flag_types)
-WHERE r.rider_id = $1
-  AND r.status <> 'inactive'
-  AND (p.markets = '{}' OR r.market = ANY (p.markets))
-  AND (p.vehicle_types = '{}' OR r.vehicle_type = ANY (p.vehicle_types))
-  AND (p.nationalities = '{}' OR r.nationality = ANY (p.nationalities))
-ORDER BY p.path_id
-ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
-RETURNING path_id
+WITH created AS (
+    INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
+    SELECT r.rider_id, p.path_id, 'flag',
+           now() + make_interval(days => p.days_to_complete),
+           CASE WHEN training_path_passed(r.rider_id, p.path_id) THEN now() END
+    FROM riders r
+    JOIN paths p ON p.active AND p.rule = 'flag' AND $2 = ANY (p.flag_types)
+    WHERE r.rider_id = $1
+      AND r.status <> 'inactive'
+      AND (p.markets = '{}' OR r.market = ANY (p.markets))
+      AND (p.vehicle_types = '{}' OR r.vehicle_type = ANY (p.vehicle_types))
+      AND (p.nationalities = '{}' OR r.nationality = ANY (p.nationalities))
+    ORDER BY p.path_id
+    ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
+    RETURNING rider_id, path_id, deadline, completed_at, why
+),
+events AS (
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
+    SELECT s.endpoint_id, e.event_type, e.data
+    FROM created c
+    CROSS JOIN LATERAL training_assignment_events(true, c.rider_id, c.path_id, c.deadline,
+                                                  c.completed_at, c.why) e
+    JOIN webhook_subscriptions s ON s.event_type = e.event_type
+),
+flag_event AS (
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
+    SELECT s.endpoint_id, s.event_type,
+           jsonb_build_object('flagId', $3::uuid, 'riderId', $1::text, 'reason', $2::text,
+                              'enrollmentsCreated', (SELECT count(*) FROM created))
+    FROM webhook_subscriptions s
+    WHERE s.event_type = 'flag.created'
+)
+SELECT path_id FROM created ORDER BY path_id

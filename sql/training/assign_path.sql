@@ -5,7 +5,9 @@
 -- rule, filters and Active are ignored. A rider who already passed every course of the path
 -- gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
 -- insert. With $8 true (the panel's preview) nothing is inserted and `created` counts the
--- riders who would get the path (those without it open).
+-- riders who would get the path (those without it open). Each assignment made writes its
+-- webhook events (`assignment.created`, and `assignment.completed` when completed at once)
+-- for the endpoints subscribed, in the same statement.
 -- Returns path_found (0 or 1) and created. Served by riders' primary key (one ordered scan
 -- for the IDs in $2, duplicates counted once; a scan of riders for filters alone), course_results_course (riders who passed the
 -- path's courses) and assignments_once (the conflict target, and the preview's open check).
@@ -52,7 +54,15 @@ created AS (
     WHERE NOT $8::boolean
     ORDER BY rider_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
-    RETURNING 1
+    RETURNING rider_id, path_id, deadline, completed_at, why
+),
+events AS (
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
+    SELECT s.endpoint_id, e.event_type, e.data
+    FROM created c
+    CROSS JOIN LATERAL training_assignment_events(true, c.rider_id, c.path_id, c.deadline,
+                                                  c.completed_at, c.why) e
+    JOIN webhook_subscriptions s ON s.event_type = e.event_type
 )
 SELECT (SELECT count(*) FROM path) AS path_found,
        CASE WHEN $8::boolean

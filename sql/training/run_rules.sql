@@ -3,6 +3,9 @@
 -- who never had the path, never to inactive riders. $1: the riders to check (the riders just
 -- saved, IDs unique), or NULL for every rider (after a load, which may have changed paths).
 -- $2: the one path to run (just saved in the admin panel), or NULL for every path.
+-- $3: whether to write the assignments' webhook events (`assignment.created`, and
+-- `assignment.completed` when completed at once) for the endpoints subscribed; false for
+-- load-data, which writes none.
 -- The riders, their past assignments and their passed courses come from two branches each,
 -- one of which is empty, never from "$1 IS NULL OR rider_id = ANY ($1)": after five calls
 -- PostgreSQL may plan a statement once for all parameters, and that plan scanned every rider
@@ -72,6 +75,15 @@ created AS (
     LEFT JOIN passed ON passed.rider_id = m.rider_id AND passed.path_id = m.path_id
     ORDER BY m.rider_id, m.path_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
-    RETURNING 1
+    RETURNING rider_id, path_id, deadline, completed_at, why
+),
+events AS (
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
+    SELECT s.endpoint_id, e.event_type, e.data
+    FROM created c
+    CROSS JOIN LATERAL training_assignment_events(true, c.rider_id, c.path_id, c.deadline,
+                                                  c.completed_at, c.why) e
+    JOIN webhook_subscriptions s ON s.event_type = e.event_type
+    WHERE $3::boolean
 )
 SELECT count(*) FROM created

@@ -29,6 +29,17 @@ ARRANGE = [
     """INSERT INTO rider_import_rejects (import_id, line, cells, error)
        VALUES ('00000000-0000-4000-8000-000000000001', 2, 'x', 'name is required'),
               ('00000000-0000-4000-8000-000000000002', 2, 'y', 'name is required')""",
+    # Idempotency-Keys: one expired a second ago, one live.
+    """INSERT INTO idempotency_keys (scope, key, body_hash, expires_at)
+       VALUES ('POST /api/v1/riders x', 'old', '\\x00', now() - interval '1 second'),
+              ('POST /api/v1/riders x', 'new', '\\x00', now() + interval '1 hour')""",
+    # Webhook deliveries: one of 31 days ago, one of 29.
+    """INSERT INTO webhook_endpoints (url, events, secret)
+       VALUES ('https://example.com/hook', '{flag.created}', 'whsec_c2VjcmV0')""",
+    """INSERT INTO webhook_deliveries (endpoint_id, event_type, data, created_at, status)
+       SELECT endpoint_id, 'flag.created', jsonb_build_object('age', age),
+              now() - make_interval(days => age), 'succeeded'
+       FROM webhook_endpoints, unnest(ARRAY[31, 29]) AS age""",
 ]
 
 
@@ -40,7 +51,7 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
         result = await housekeeping(job_context())
     assert result == (
         "removed 1 expired sessions, 3 old failed sign-ins, 1 old assistant questions, "
-        "1 old rider imports"
+        "1 old rider imports, 1 expired idempotency keys, 1 old webhook deliveries"
     )
     (line,) = [e for e in logs if e["event"] == "housekeeping done"]
     assert (line["sessions"], line["sign_ins"], line["questions"], line["imports"]) == (1, 3, 1, 1)
@@ -48,5 +59,7 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
     assert await db.fetch("SELECT kind, subject FROM sign_in_attempts") == [("rider", "R-1")]
     assert await db.fetchval("SELECT count(*) FROM assistant_questions") == 1
     assert await db.fetchval("SELECT array_agg(cells) FROM rider_import_rejects") == ["y"]
+    assert await db.fetchval("SELECT array_agg(key) FROM idempotency_keys") == ["new"]
+    assert await db.fetchval("SELECT array_agg(data) FROM webhook_deliveries") == [{"age": 29}]
     again = await housekeeping(job_context())
     assert again.startswith("removed 0 expired sessions, 0 old failed sign-ins, 0 old")

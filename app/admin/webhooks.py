@@ -1,0 +1,197 @@
+"""The webhooks pages (DESIGN §12): endpoints added, disabled and enabled, deleted (after a
+page that asks), sent a test event; each endpoint's deliveries, with "Replay". The signing
+secret is shown once, on the page that answers the add; it is never read back after."""
+
+from __future__ import annotations
+
+import uuid
+
+import asyncpg
+import structlog
+from aiohttp import web
+from marshmallow import Schema, ValidationError, fields, validate
+
+from app.admin.guard import ADMIN
+from app.admin.layout import render
+from app.core import pages, sql
+from app.core.forms import read
+from app.core.keys import POOL
+from app.webhooks import events, signing
+from app.webhooks.endpoints import MAX_DESCRIPTION_LENGTH, url_problem
+
+log = structlog.get_logger("admin.webhooks")
+
+routes = web.RouteTableDef()
+
+SQL = sql.load(
+    "admin",
+    "webhook_endpoints",
+    "webhook_endpoint",
+    "add_webhook_endpoint",
+    "set_webhook_endpoint_enabled",
+    "delete_webhook_endpoint",
+    "webhook_deliveries",
+    "replay_webhook_delivery",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+# The latest deliveries an endpoint's page lists.
+PAGE_SIZE = 50
+NO_EVENT = "Choose at least one event."
+# What the endpoint's page says after an action (the action names it in `?done=`).
+NOTICES = {
+    "enabled": "The endpoint is enabled: its deliveries are sent again.",
+    "disabled": "The endpoint is disabled: nothing is sent to it, and it takes no new events.",
+    "test": "A test event is on its way; it appears below.",
+    "replay": "The delivery is sent again now.",
+}
+
+
+def _check_url(url: str) -> None:
+    if problem := url_problem(url):
+        raise ValidationError(problem)
+
+
+class EndpointForm(Schema):
+    url = fields.String(required=True, validate=_check_url)
+    events = fields.List(
+        fields.String(validate=validate.OneOf(events.EVENT_TYPES)),
+        required=True,
+        validate=validate.Length(min=1, error=NO_EVENT),
+        error_messages={"required": NO_EVENT},
+    )
+    description = fields.String(
+        load_default="", validate=validate.Length(max=MAX_DESCRIPTION_LENGTH)
+    )
+
+
+async def insert_endpoint(db: Db, values: dict, secret: str) -> uuid.UUID:
+    return await db.fetchval(
+        SQL.add_webhook_endpoint, values["url"], values["events"], values["description"], secret
+    )
+
+
+async def set_enabled(db: Db, endpoint_id: uuid.UUID, enabled: bool) -> bool:
+    """Whether the endpoint exists."""
+    return bool(await db.fetchval(SQL.set_webhook_endpoint_enabled, endpoint_id, enabled))
+
+
+async def delete(db: Db, endpoint_id: uuid.UUID) -> bool:
+    """Delete the endpoint and its deliveries; whether it existed."""
+    return bool(await db.fetchval(SQL.delete_webhook_endpoint, endpoint_id))
+
+
+async def replay(db: Db, endpoint_id: uuid.UUID, delivery_id: int) -> bool:
+    """Send the delivery again now; whether it exists."""
+    return bool(await db.fetchval(SQL.replay_webhook_delivery, endpoint_id, delivery_id))
+
+
+def _endpoint_id(request: web.Request) -> uuid.UUID:
+    """The endpoint's UUID from the address; anything else is a 404 page."""
+    try:
+        return uuid.UUID(request.match_info["endpoint_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+
+
+async def _list_page(request, status=200, *, values=None, errors=None) -> web.Response:
+    context = {
+        "endpoints": await request.app[POOL].fetch(SQL.webhook_endpoints),
+        "event_types": events.EVENT_TYPES,
+        "values": values or {},
+        "errors": errors or {},
+    }
+    return render(request, "admin/webhooks/list.html", context, status=status)
+
+
+async def _endpoint(request: web.Request, endpoint_id: uuid.UUID):
+    endpoint = await request.app[POOL].fetchrow(SQL.webhook_endpoint, endpoint_id)
+    if endpoint is None:
+        raise web.HTTPNotFound
+    return endpoint
+
+
+async def _endpoint_page(request, endpoint_id, *, secret=None) -> web.Response:
+    context = {
+        "endpoint": await _endpoint(request, endpoint_id),
+        "deliveries": await request.app[POOL].fetch(SQL.webhook_deliveries, endpoint_id, PAGE_SIZE),
+        "secret": secret,
+        "notice": NOTICES.get(request.query.get("done", "")),
+        "page_size": PAGE_SIZE,
+    }
+    return render(request, "admin/webhooks/endpoint.html", context)
+
+
+def _back(endpoint_id: uuid.UUID, done: str) -> web.Response:
+    return pages.see_other(f"/admin/webhooks/{endpoint_id}?done={done}")
+
+
+@routes.get("/admin/webhooks")
+async def webhooks_page(request: web.Request) -> web.Response:
+    return await _list_page(request)
+
+
+@routes.post("/admin/webhooks")
+async def add_endpoint(request: web.Request) -> web.Response:
+    values, errors = read(EndpointForm(), await request.post())
+    if errors:
+        return await _list_page(request, 400, values=values, errors=errors)
+    secret = signing.new_secret()
+    endpoint_id = await insert_endpoint(request.app[POOL], values, secret)
+    log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
+    return await _endpoint_page(request, endpoint_id, secret=secret)
+
+
+@routes.get("/admin/webhooks/{endpoint_id}")
+async def endpoint_page(request: web.Request) -> web.Response:
+    return await _endpoint_page(request, _endpoint_id(request))
+
+
+async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
+    endpoint_id = _endpoint_id(request)
+    if not await set_enabled(request.app[POOL], endpoint_id, enabled):
+        raise web.HTTPNotFound
+    return _back(endpoint_id, "enabled" if enabled else "disabled")
+
+
+@routes.post("/admin/webhooks/{endpoint_id}/enable")
+async def enable_endpoint(request: web.Request) -> web.Response:
+    return await _set_enabled(request, True)
+
+
+@routes.post("/admin/webhooks/{endpoint_id}/disable")
+async def disable_endpoint(request: web.Request) -> web.Response:
+    return await _set_enabled(request, False)
+
+
+@routes.post("/admin/webhooks/{endpoint_id}/test")
+async def send_test_event(request: web.Request) -> web.Response:
+    endpoint = await _endpoint(request, _endpoint_id(request))
+    async with request.app[POOL].acquire() as conn:
+        await events.send_test(conn, endpoint["endpoint_id"])
+    return _back(endpoint["endpoint_id"], "test")
+
+
+@routes.get("/admin/webhooks/{endpoint_id}/delete")
+async def delete_page(request: web.Request) -> web.Response:
+    endpoint = await _endpoint(request, _endpoint_id(request))
+    return render(request, "admin/webhooks/delete.html", {"endpoint": endpoint})
+
+
+@routes.post("/admin/webhooks/{endpoint_id}/delete")
+async def delete_endpoint(request: web.Request) -> web.Response:
+    endpoint_id = _endpoint_id(request)
+    if not await delete(request.app[POOL], endpoint_id):
+        raise web.HTTPNotFound
+    log.info("webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
+    return pages.see_other("/admin/webhooks")
+
+
+@routes.post("/admin/webhooks/{endpoint_id}/deliveries/{delivery_id:[0-9]{1,18}}/replay")
+async def replay_delivery(request: web.Request) -> web.Response:
+    endpoint_id = _endpoint_id(request)
+    delivery_id = int(request.match_info["delivery_id"])
+    if not await replay(request.app[POOL], endpoint_id, delivery_id):
+        raise web.HTTPNotFound
+    return _back(endpoint_id, "replay")

@@ -1,0 +1,36 @@
+"""The event types an endpoint may subscribe to, and writing events made in Python.
+
+Most events are written by the SQL statement that makes the change (a data-modifying CTE
+joined to `webhook_subscriptions`, set-based); the few made one at a time in Python come here,
+always inside the transaction of their change.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from app.core import sql
+
+SQL = sql.load("webhooks", "enqueue")
+
+EVENT_TYPES = ("completion.created", "assignment.created", "assignment.completed", "flag.created")
+# Sent by "Send test event" to one endpoint, whatever it subscribes to.
+TEST_EVENT = "webhook.test"
+
+
+async def record(conn: asyncpg.Connection, event_type: str, data: Sequence[dict[str, Any]]) -> None:
+    """Write these events for every enabled endpoint subscribed to `event_type`."""
+    await conn.execute(SQL.enqueue, event_type, list(data), None)
+
+
+async def send_test(conn: asyncpg.Connection, endpoint_id: uuid.UUID) -> None:
+    await conn.execute(
+        SQL.enqueue,
+        TEST_EVENT,
+        [{"message": "A test event from the Rider Operations Service."}],
+        endpoint_id,
+    )

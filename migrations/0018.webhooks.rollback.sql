@@ -1,0 +1,3 @@
+DROP TABLE webhook_deliveries;
+DROP VIEW webhook_subscriptions;
+DROP TABLE webhook_endpoints;

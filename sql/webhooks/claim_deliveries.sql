@@ -1,0 +1,35 @@
+-- Claims the due deliveries of every enabled endpoint, oldest due first, leaving at most $1
+-- in flight per endpoint (the claims of every process whose lease still runs count), and
+-- leases them for $2 seconds: a process that dies with claims leaves them to be claimed again
+-- after that. Run after lock_claims.sql, in its transaction; rows another transaction holds
+-- are skipped (FOR UPDATE SKIP LOCKED). Returns each delivery with its endpoint's URL and
+-- secret. Served by webhook_deliveries_leased (the count) and webhook_deliveries_due (what
+-- is due, per endpoint); endpoints are few and scanned.
+WITH free AS (
+    SELECT e.endpoint_id, e.url, e.secret,
+           $1 - (SELECT count(*) FROM webhook_deliveries l
+                 WHERE l.endpoint_id = e.endpoint_id
+                   AND l.leased_until IS NOT NULL AND l.leased_until > now()) AS slots
+    FROM webhook_endpoints e
+    WHERE e.enabled
+),
+due AS (
+    SELECT f.endpoint_id, d.delivery_id, f.url, f.secret
+    FROM free f
+    CROSS JOIN LATERAL (
+        SELECT d.delivery_id
+        FROM webhook_deliveries d
+        WHERE d.endpoint_id = f.endpoint_id
+          AND d.status = 'pending'
+          AND d.next_attempt_at <= now()
+          AND (d.leased_until IS NULL OR d.leased_until <= now())
+        ORDER BY d.next_attempt_at
+        LIMIT greatest(f.slots, 0)
+        FOR UPDATE SKIP LOCKED
+    ) d
+)
+UPDATE webhook_deliveries d
+SET leased_until = now() + make_interval(secs => $2)
+FROM due
+WHERE d.endpoint_id = due.endpoint_id AND d.delivery_id = due.delivery_id
+RETURNING d.endpoint_id, d.delivery_id, d.event_type, d.data, d.created_at, due.url, due.secret

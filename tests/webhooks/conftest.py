@@ -1,0 +1,3 @@
+"""Fixtures of the webhook tests."""
+
+from tests.training.conftest import api  # noqa: F401
