@@ -230,7 +230,9 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
     from jobs import JOBS, JobContext, JobFailed
     from jobs.scheduler import JobLocked, run_locked
 
-    pool = await database.create_pool(url, min_size=1, max_size=4)
+    pool = await database.create_pool(
+        url, pool_mode=settings.database_pool_mode, min_size=1, max_size=4
+    )
     try:
         await run_locked(JOBS[name], JobContext(settings=settings, pool=pool, database_url=url))
     except (JobLocked, JobFailed) as exc:

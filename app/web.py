@@ -35,9 +35,9 @@ of the family whose prefix was called.
 """
 
 
-def pool_context(database_url: str):
+def pool_context(database_url: str, pool_mode: str):
     async def pool(app: web.Application):
-        app[POOL] = await database.create_pool(database_url)
+        app[POOL] = await database.create_pool(database_url, pool_mode=pool_mode)
         yield
         await app[POOL].close()
 
@@ -56,7 +56,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app[DATABASE_URL] = database_url
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
-    app.cleanup_ctx.append(pool_context(database_url))
+    app.cleanup_ctx.append(pool_context(database_url, settings.database_pool_mode))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
         app.cleanup_ctx.extend(family.contexts)

@@ -232,4 +232,4 @@ async def backup(context: JobContext) -> str:
     return f"{final.name} written ({final.stat().st_size} bytes), {len(deleted)} expired deleted"
 
 
-JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup, lock_id=7_200_002)
+JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup)

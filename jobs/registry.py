@@ -29,8 +29,6 @@ class Job:
     schedule: str
     # Returns the run's result line (shown on the panel's jobs page); JobFailed when it failed.
     run: Callable[[JobContext], Awaitable[str | None]]
-    # Distinct per job: the PostgreSQL advisory lock that keeps one run at a time.
-    lock_id: int
 
 
 JOBS: dict[str, Job] = {}

@@ -38,7 +38,8 @@ async def test_backup_restores_into_a_fresh_database(
     job_context, db, database_url, empty_database_url
 ):
     await db.execute(
-        "INSERT INTO job_runs (job, slot) SELECT 'demo', now() - g * interval '1 day'"
+        "INSERT INTO job_runs (job, slot, finished_at)"
+        " SELECT 'demo', now() - g * interval '1 day', now() - g * interval '1 day'"
         " FROM generate_series(1, 25) g"
     )
     context = job_context()
