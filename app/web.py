@@ -53,7 +53,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     )
     app[SETTINGS] = settings
     pins.configure(settings)
-    app[DATABASE_URL] = database_url
+    app[DATABASE_URL] = database.session_url(settings, database_url)
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
     app.cleanup_ctx.append(pool_context(database_url, settings.database_pool_mode))

@@ -18,7 +18,8 @@ class JobFailed(Exception):
 class JobContext:
     settings: Settings
     pool: asyncpg.Pool
-    # The database the pool serves, for jobs that run PostgreSQL's client programs.
+    # The database the pool serves as PostgreSQL's client programs reach it (with a session
+    # of their own: database.session_url).
     database_url: str
 
 

@@ -109,6 +109,9 @@ class Settings:
     database_url: str | None
     # "session" (a direct connection or a session pooler) or "transaction" (DESIGN §11).
     database_pool_mode: str
+    # The same database without the pooler, for what needs a session of its own (pg_dump,
+    # migrations); None: DATABASE_URL is one.
+    database_direct_url: str | None
     # A streaming read replica for the heavy reads that tolerate lag (DESIGN §11), or None.
     database_replica_url: str | None
     data_dir: Path
@@ -149,6 +152,7 @@ class Settings:
         return cls(
             database_url=_database_url(env, "DATABASE_URL"),
             database_pool_mode=_pool_mode(env),
+            database_direct_url=_database_url(env, "DATABASE_DIRECT_URL"),
             database_replica_url=_database_url(env, "DATABASE_REPLICA_URL"),
             data_dir=data_dir,
             host=env.get("HOST", "").strip() or "0.0.0.0",

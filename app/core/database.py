@@ -95,6 +95,13 @@ def resolve_url(settings: Settings) -> str:
     return settings.database_url or embedded_url(settings.data_dir)
 
 
+def session_url(settings: Settings, url: str) -> str:
+    """Where to reach the database `url` with a session of one's own (DATABASE_DIRECT_URL):
+    for migrations and PostgreSQL's client programs, whose session settings a transaction
+    pooler would leak into other clients' transactions."""
+    return settings.database_direct_url or url
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
     for type_name in ("json", "jsonb"):
         await conn.set_type_codec(

@@ -247,3 +247,10 @@ async def test_the_password_and_the_service_secrets_stay_off_pg_dump(
     env = (tmp_path / "env").read_text()
     assert "PGPASSWORD=s3cret" in env.splitlines()
     assert "do-not-pass-me" not in env
+
+
+async def test_backup_through_a_transaction_pooler_needs_a_session_url(job_context, tmp_path):
+    context = job_context(DATABASE_POOL_MODE="transaction", DATABASE_DIRECT_URL=None)
+    with pytest.raises(JobFailed, match="set DATABASE_DIRECT_URL"):
+        await backup(context)
+    assert not context.settings.backup_dir.exists()

@@ -14,7 +14,7 @@ from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.web import create_app
 from jobs import Job, JobFailed, scheduler
 from jobs.scheduler import JobLocked, run_locked, scheduled_run
-from tests.conftest import make_settings
+from tests.conftest import POOL_MODE, make_settings
 from tests.core.test_cli import _assert_one_clear_line, run
 
 
@@ -30,7 +30,9 @@ async def _process(database_url) -> web.Application:
     """What a web process holds for its jobs: its own settings and its own pool."""
     app = web.Application()
     app[SETTINGS] = make_settings()
-    app[POOL] = await database.create_pool(database_url, min_size=1, max_size=2)
+    app[POOL] = await database.create_pool(
+        database_url, pool_mode=POOL_MODE, min_size=1, max_size=2
+    )
     app[DATABASE_URL] = database_url
     return app
 
