@@ -26,7 +26,7 @@ import pytest
 from app.core import database, migrations
 from app.core.config import Settings
 from app.web import create_app
-from tests import pgbouncer
+from tests import pgbouncer, replica
 
 # Fixtures for web pages (admins, signed-in clients, a live server, a browser), shared by every
 # package.
@@ -86,6 +86,13 @@ def service_server_url(pg_server_url):
         return
     with pgbouncer.running(pg_server_url, _server_user[0]) as url:
         yield url
+
+
+@pytest.fixture
+def make_standby(pg_server_url):
+    """`with make_standby() as standby:` a streaming replica of the test server (every
+    database in it as it is now, then replaying the primary's changes)."""
+    return lambda: replica.standby(pg_server_url, _server_user[0])
 
 
 def _admin(server_url: str, statement: str) -> None:

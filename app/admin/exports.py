@@ -26,7 +26,7 @@ from app.admin.csv_riders import FIELDS
 from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
 from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
 from app.core import html
-from app.core.keys import POOL
+from app.core.keys import READ_POOL
 from app.core.streaming import write_chunks
 
 routes = web.RouteTableDef()
@@ -138,7 +138,7 @@ async def _export(
         part = values["part"]
         async with (
             _export_slot(),
-            store.export_rows(request.app[POOL], name, to_filters(values)) as (count, rows),
+            store.export_rows(request.app[READ_POOL], name, to_filters(values)) as (count, rows),
         ):
             parts = part_count(count)
             if part > parts:

@@ -145,7 +145,12 @@ def pool_options(pool_mode: str) -> dict:
 
 
 async def create_pool(
-    url: str, *, pool_mode: str = "session", min_size: int = 2, max_size: int = 10
+    url: str,
+    *,
+    pool_mode: str = "session",
+    min_size: int = 2,
+    max_size: int = 10,
+    connect_timeout: float = CONNECT_TIMEOUT,
 ) -> asyncpg.Pool:
     try:
         return await Pool(
@@ -160,7 +165,7 @@ async def create_pool(
             setup=None,
             init=_init_connection,
             loop=None,
-            timeout=CONNECT_TIMEOUT,
+            timeout=connect_timeout,
             **pool_options(pool_mode),
         )
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
