@@ -13,6 +13,7 @@ BENCHMARKS = (
     "admin",
     "admin_paths",
     "csv",
+    "burst",
     "ai",
 )
 

@@ -19,9 +19,11 @@ from urllib.parse import parse_qsl, urlsplit
 
 from aiohttp.test_utils import unused_port
 
+from app.core.database import SESSION_LIMITS
+
 CONFIG = """\
 [databases]
-* = host={host} port={port}
+* = host={host} port={port} connect_query='{connect_query}'
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -33,6 +35,10 @@ pool_mode = transaction
 max_client_conn = 5000
 default_pool_size = 20
 max_db_connections = 40
+; A database that refuses connections (tests/conftest.py's database_down): clients get an
+; error after a few seconds instead of waiting two minutes in the queue.
+query_wait_timeout = 3
+server_login_retry = 1
 ; A test database lives for one test: its idle server connections go soon.
 server_idle_timeout = 10
 autodb_idle_timeout = 10
@@ -74,6 +80,9 @@ def running(server_url: str, system_user: str | None):
     config.write_text(
         CONFIG.format(
             host=host,
+            # The service's limits, as an operator sets them on a transaction pooler's
+            # server sessions (DATABASE_POOL_MODE=transaction does not send them).
+            connect_query="; ".join(f"SET {k} = {v}" for k, v in SESSION_LIMITS.items()),
             port=server.port or 5432,
             listen_port=listen_port,
             auth_file=folder / "userlist.txt",

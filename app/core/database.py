@@ -23,9 +23,11 @@ CONNECT_TIMEOUT = 10
 ACQUIRE_TIMEOUT = 5
 # Guards for the server's sake: no statement runs longer, and no transaction idles longer
 # (a stream whose client stopped reading is cut instead of holding its connection).
+# In milliseconds (PostgreSQL's unit for both), so that a pooler's connect query can use them
+# unquoted (tests/pgbouncer.py).
 SESSION_LIMITS = {
-    "statement_timeout": "60s",
-    "idle_in_transaction_session_timeout": "60s",
+    "statement_timeout": "60000",
+    "idle_in_transaction_session_timeout": "60000",
 }
 
 # What a request meets while the database is down, restarting or out of reach (or the pool
