@@ -14,6 +14,7 @@ BENCHMARKS = (
     "admin_paths",
     "csv",
     "burst",
+    "capacity",
     "ai",
 )
 

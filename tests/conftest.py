@@ -118,6 +118,16 @@ def database_url(pg_server_url, service_server_url, template_url):
 
 
 @pytest.fixture
+def session_env(pg_server_url, database_url) -> dict[str, str]:
+    """Through PgBouncer, DATABASE_DIRECT_URL of the test's database (what migrations and
+    pg_dump use, as an operator sets it); nothing otherwise."""
+    if not PGBOUNCER:
+        return {}
+    name = urlsplit(database_url).path.lstrip("/")
+    return {"DATABASE_DIRECT_URL": with_database(pg_server_url, name)}
+
+
+@pytest.fixture
 def database_down(pg_server_url, database_url):
     """`async with database_down():` the test's database refuses new connections and drops
     the open ones (the app's pool and the `db` fixture's connection) until the block ends."""
@@ -173,11 +183,12 @@ async def db(database_url):
 
 
 @pytest.fixture
-def make_client(aiohttp_client, database_url):
+def make_client(aiohttp_client, database_url, session_env):
     """Start the app with extra environment variables: `await make_client(CHECKS_API_KEY=None)`."""
 
     async def start(**env):
-        return await aiohttp_client(create_app(make_settings(**env), database_url))
+        settings = make_settings(**{**session_env, **env})
+        return await aiohttp_client(create_app(settings, database_url))
 
     return start
 

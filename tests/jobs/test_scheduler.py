@@ -107,27 +107,32 @@ async def test_live_schedulers_in_two_processes_share_each_slot(
     assert any(e["event"] == "job skipped" for e in logs)
 
 
-def _cli_env(database_url, tmp_path, **extra):
-    return {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "b"), **extra}
+def _cli_env(database_url, session_env, tmp_path, **extra):
+    return {
+        "DATABASE_URL": database_url,
+        "BACKUP_DIR": str(tmp_path / "b"),
+        **session_env,
+        **extra,
+    }
 
 
-def test_run_job_backup_exits_zero(database_url, tmp_path):
-    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+def test_run_job_backup_exits_zero(database_url, session_env, tmp_path):
+    env = _cli_env(database_url, session_env, tmp_path, PATH=str(pg_bin_dir()))
     result = run("run-job", "backup", env=env)
     assert result.returncode == 0, result.stderr
     assert len(list((tmp_path / "b").glob("rider-ops-*.dump"))) == 1
 
 
-def test_run_job_failure_is_one_clear_line(database_url, tmp_path):
+def test_run_job_failure_is_one_clear_line(database_url, session_env, tmp_path):
     (tmp_path / "file").write_text("")  # BACKUP_DIR below a file cannot be created
-    env = {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "file" / "b")}
+    env = _cli_env(database_url, session_env, tmp_path, BACKUP_DIR=str(tmp_path / "file" / "b"))
     result = run("run-job", "backup", env=env)
     _assert_one_clear_line(result, f"error: backup failed: cannot create {tmp_path}/file/b")
 
 
-async def test_run_job_while_another_process_runs_it(database_url, db, tmp_path):
+async def test_run_job_while_another_process_runs_it(database_url, session_env, db, tmp_path):
     await db.execute("INSERT INTO job_runs (job, slot) VALUES ('backup', NULL)")
-    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+    env = _cli_env(database_url, session_env, tmp_path, PATH=str(pg_bin_dir()))
     result = await asyncio.to_thread(run, "run-job", "backup", env=env)
     _assert_one_clear_line(result, "job backup is already running in another process")
     assert not (tmp_path / "b").exists()
