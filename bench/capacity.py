@@ -135,7 +135,7 @@ async def _upsert(session, base):
 
 def _line(name: str, unit: str, per_call: int, calls: int, app: float, db: float) -> None:
     print(
-        f"{name:<34} {calls / SECONDS:>8.1f} {unit}/s  {calls * per_call / app:>9.1f} "
+        f"{name:<34} {calls * per_call / SECONDS:>8.1f} {unit}/s  {calls * per_call / app:>9.1f} "
         f"{unit}/s per web-process CPU-second  database share {db / (app + db):>5.1%} "
         f"(web {app:.1f} s, database {db:.1f} s of CPU in {SECONDS} s)",
         flush=True,
