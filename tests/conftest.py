@@ -151,11 +151,12 @@ def database_down(pg_server_url, database_url):
 
 
 @pytest.fixture
-def empty_database_url(pg_server_url, service_server_url):
-    """A database with no schema at all, for migration tests."""
+def empty_database_url(pg_server_url):
+    """A database with no schema at all, for migration tests. Never through PgBouncer:
+    migrations (and restores) need a session of their own (DATABASE_DIRECT_URL)."""
     name = f"empty_{next(_numbers)}"
     _admin(pg_server_url, f"CREATE DATABASE {name}")
-    yield with_database(service_server_url, name)
+    yield with_database(pg_server_url, name)
     _admin(pg_server_url, f"DROP DATABASE {name} WITH (FORCE)")
 
 

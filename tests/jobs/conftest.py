@@ -16,7 +16,10 @@ def job_context(pool, database_url, session_env, tmp_path):  # noqa: F811 - impo
     """
 
     def build(**env):
-        direct = {} if "DATABASE_URL" in env else session_env
+        # A DATABASE_URL of the test's own is reached directly, as an operator's direct URL.
+        direct = (
+            {"DATABASE_DIRECT_URL": env["DATABASE_URL"]} if "DATABASE_URL" in env else session_env
+        )
         settings = make_settings(BACKUP_DIR=str(tmp_path / "backups"), **{**direct, **env})
         url = database.session_url(settings, settings.database_url or database_url)
         return JobContext(settings=settings, pool=pool, database_url=url)
