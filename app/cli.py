@@ -42,15 +42,17 @@ def _database_url(settings: Settings) -> str:
     return url
 
 
-def _migrate(url: str) -> None:
-    applied = migrations.apply(url)
+def _migrate(settings: Settings, url: str) -> None:
+    # yoyo's session (its lock, psycopg's prepared statements) must not go through a
+    # transaction pooler.
+    applied = migrations.apply(database.session_url(settings, url))
     log.info("migrations applied", count=applied)
 
 
 def serve(settings: Settings, _: argparse.Namespace) -> None:
     url = _database_url(settings)
     if settings.migrate_on_start:
-        _migrate(url)
+        _migrate(settings, url)
     if not settings.session_secret_ok:
         log.error("SESSION_SECRET must be set")
     if pins.pepper_of(settings) is None:
@@ -157,7 +159,7 @@ async def _offer_setup_link(settings: Settings, url: str) -> None:
 
 
 def migrate(settings: Settings, _: argparse.Namespace) -> None:
-    _migrate(_database_url(settings))
+    _migrate(settings, _database_url(settings))
 
 
 def _families():
@@ -188,7 +190,7 @@ async def _load_files(url: str, paths: list[Path]) -> None:
 
 def load_data(settings: Settings, args: argparse.Namespace) -> None:
     url = _database_url(settings)
-    _migrate(url)  # a fresh database has no tables to load into yet
+    _migrate(settings, url)  # a fresh database has no tables to load into yet
     asyncio.run(_load_files(url, [Path(p) for p in args.files]))
 
 
@@ -224,7 +226,7 @@ def demo_data(settings: Settings, args: argparse.Namespace) -> None:
     if args.admin is not None:
         _check_email(args.admin)
     url = _database_url(settings)
-    _migrate(url)  # a fresh database has no tables to fill yet
+    _migrate(settings, url)  # a fresh database has no tables to fill yet
     asyncio.run(_demo(url, args.riders, args.admin))
 
 
@@ -232,9 +234,14 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
     from jobs import JOBS, JobContext, JobFailed
     from jobs.scheduler import JobLocked, run_locked
 
-    pool = await database.create_pool(url, min_size=1, max_size=4)
+    pool = await database.create_pool(
+        url, pool_mode=settings.database_pool_mode, min_size=1, max_size=4
+    )
     try:
-        await run_locked(JOBS[name], JobContext(settings=settings, pool=pool, database_url=url))
+        context = JobContext(
+            settings=settings, pool=pool, database_url=database.session_url(settings, url)
+        )
+        await run_locked(JOBS[name], context)
     except (JobLocked, JobFailed) as exc:
         raise CommandError(str(exc)) from None
     finally:

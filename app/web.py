@@ -8,10 +8,11 @@ from aiohttp import web
 
 from app.ai.client import provider_context
 from app.core import csrf, database, openapi, pages
+from app.core import replica as replica_reads
 from app.core.config import Settings
 from app.core.errors import ErrorShapes
 from app.core.http import CLIENT_MAX_SIZE
-from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, SETTINGS
+from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.families import FAMILIES
 from app.training import pins
@@ -60,11 +61,25 @@ payloads and how to verify them. `POST /api/v1/riders`, `/flags` and `/assignmen
 """
 
 
-def pool_context(database_url: str):
+def pool_context(settings: Settings, database_url: str):
     async def pool(app: web.Application):
-        app[POOL] = await database.create_pool(database_url)
+        mode = settings.database_pool_mode
+        app[POOL] = primary = await database.create_pool(database_url, pool_mode=mode)
+        app[READ_POOL] = primary
+        if settings.database_replica_url:
+            # No connection at start (min_size 0): a replica that is down must not stop it.
+            replica = await database.create_pool(
+                settings.database_replica_url,
+                pool_mode=mode,
+                min_size=0,
+                connect_timeout=replica_reads.REPLICA_WAIT,
+            )
+            where = database.describe(settings.database_replica_url)
+            app[READ_POOL] = replica_reads.ReplicaReads(primary, replica, where)
         yield
-        await app[POOL].close()
+        if app[READ_POOL] is not primary:
+            await app[READ_POOL].close()
+        await primary.close()
 
     return pool
 
@@ -78,10 +93,10 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     )
     app[SETTINGS] = settings
     pins.configure(settings)
-    app[DATABASE_URL] = database_url
+    app[DATABASE_URL] = database.session_url(settings, database_url)
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
-    app.cleanup_ctx.append(pool_context(database_url))
+    app.cleanup_ctx.append(pool_context(settings, database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
     # The AI engine's client, for the panel's generation runs and the rider's assistant.

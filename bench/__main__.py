@@ -13,6 +13,8 @@ BENCHMARKS = (
     "admin",
     "admin_paths",
     "csv",
+    "burst",
+    "capacity",
     "ai",
     "webhooks",
 )

@@ -38,7 +38,7 @@ PIN = "2468"
 
 COURSE = "('00000000-0000-4000-8000-' || lpad(to_hex({n}), 12, '0'))::uuid"
 PATH = "('00000000-0000-4000-9000-' || lpad(to_hex({n}), 12, '0'))::uuid"
-_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def _document(title: str) -> dict:
@@ -124,16 +124,16 @@ def build(url: str) -> None:
     )
 
 
-def _rider(i: int) -> str:
+def rider_id(i: int) -> str:
     return f"R{i:07d}"
 
 
-def _second_course(i: int) -> str:
+def second_course(i: int) -> str:
     """The course rider i has opened but not passed (the second of their first path)."""
     return f"00000000-0000-4000-8000-{2 * (i % PATHS) + 2:012x}"
 
 
-async def _timed(session: aiohttp.ClientSession, method: str, url: str, **kwargs):
+async def timed(session: aiohttp.ClientSession, method: str, url: str, **kwargs):
     started = time.perf_counter()
     async with session.request(method, url, allow_redirects=False, **kwargs) as response:
         body = await response.text()
@@ -149,36 +149,36 @@ async def _signed_in(base: str, connector, i: int) -> aiohttp.ClientSession:
     session = aiohttp.ClientSession(
         connector=connector, connector_owner=False, cookie_jar=aiohttp.CookieJar(unsafe=True)
     )
-    _, page = await _timed(session, "GET", f"{base}/")
-    token = _CSRF.search(page).group(1)
-    elapsed, _ = await _timed(
+    _, page = await timed(session, "GET", f"{base}/")
+    token = CSRF.search(page).group(1)
+    elapsed, _ = await timed(
         session,
         "POST",
         f"{base}/sign-in",
-        data={"rider_id": _rider(i), "pin": PIN, "csrf_token": token},
+        data={"rider_id": rider_id(i), "pin": PIN, "csrf_token": token},
     )
     session.sign_in_ms = elapsed * 1000
     return session
 
 
-def _answers(right: bool, token: str) -> list[tuple[str, str]]:
+def quiz_answers(right: bool, token: str) -> list[tuple[str, str]]:
     return [(f"q{q}", "0" if right else "1") for q in range(QUESTIONS)] + [("csrf_token", token)]
 
 
 async def _take_quiz(base: str, session, i: int, delay: float, times: list[float]) -> None:
     await asyncio.sleep(delay)
-    quiz = f"{base}/training/courses/{_second_course(i)}/quiz"
-    elapsed, page = await _timed(session, "GET", quiz)
+    quiz = f"{base}/training/courses/{second_course(i)}/quiz"
+    elapsed, page = await timed(session, "GET", quiz)
     times.append(elapsed)
-    token = _CSRF.search(page).group(1)
+    token = CSRF.search(page).group(1)
     for right in (False, True):
-        elapsed, page = await _timed(session, "POST", quiz, data=_answers(right, token))
+        elapsed, page = await timed(session, "POST", quiz, data=quiz_answers(right, token))
         times.append(elapsed)
         if right and "proof-code" not in page:
             raise RuntimeError(f"rider {i} did not pass")
 
 
-def _p99(times: list[float]) -> float:
+def p99(times: list[float]) -> float:
     return statistics.quantiles(times, n=100)[98] * 1000
 
 
@@ -195,9 +195,9 @@ async def measure(server: Server) -> bool:
         )
         training, lessons = [], []
         for i, session in zip(riders, sessions, strict=True):
-            training.append((await _timed(session, "GET", f"{base}/training"))[0] * 1000)
-            lesson = f"{base}/training/courses/{_second_course(i)}/lessons/3"
-            lessons.append((await _timed(session, "GET", lesson))[0] * 1000)
+            training.append((await timed(session, "GET", f"{base}/training"))[0] * 1000)
+            lesson = f"{base}/training/courses/{second_course(i)}/lessons/3"
+            lessons.append((await timed(session, "GET", lesson))[0] * 1000)
         ok &= report("GET /training, median of 25 riders", statistics.median(training), 30, "ms")
         ok &= report("GET a lesson page, median of 25 riders", statistics.median(lessons), 30, "ms")
         for session in sessions:
@@ -221,7 +221,7 @@ async def measure(server: Server) -> bool:
             f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms",
             flush=True,
         )
-        ok &= report("200 riders' quiz (page, fail, pass) within 10 s, p99", _p99(times), 200, "ms")
+        ok &= report("200 riders' quiz (page, fail, pass) within 10 s, p99", p99(times), 200, "ms")
         ok &= report("  errors", len(errors), 0, "")
         for error in errors[:3]:
             print(f"  {error!r}")
@@ -241,7 +241,7 @@ async def measure(server: Server) -> bool:
         )
         burst_errors = sum(isinstance(r, Exception) for r in results)
         print(
-            f"burst, 200 riders at the same instant: p99 {_p99(times):.1f} ms, "
+            f"burst, 200 riders at the same instant: p99 {p99(times):.1f} ms, "
             f"median {statistics.median(times) * 1000:.1f} ms, errors {burst_errors}",
             flush=True,
         )

@@ -203,7 +203,14 @@ def delete_expired(folder: Path, now: datetime) -> list[str]:
 
 
 async def backup(context: JobContext) -> str:
-    folder = context.settings.backup_dir
+    settings = context.settings
+    if settings.database_pool_mode == "transaction" and settings.database_direct_url is None:
+        # pg_dump's session settings would land on the pooler's server sessions of others.
+        raise JobFailed(
+            "backup failed: pg_dump needs a session of its own: set DATABASE_DIRECT_URL"
+            " (DATABASE_POOL_MODE is transaction)"
+        )
+    folder = settings.backup_dir
     now = datetime.now(UTC)
     server_major = await context.pool.fetchval(SQL.server_major)
     client = await pg_dump_client(server_major)
@@ -232,4 +239,4 @@ async def backup(context: JobContext) -> str:
     return f"{final.name} written ({final.stat().st_size} bytes), {len(deleted)} expired deleted"
 
 
-JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup, lock_id=7_200_002)
+JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup)

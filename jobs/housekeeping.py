@@ -25,6 +25,4 @@ async def housekeeping(context: JobContext) -> str:
     )
 
 
-JOBS["housekeeping"] = Job(
-    name="housekeeping", schedule="15 3 * * *", run=housekeeping, lock_id=7_200_003
-)
+JOBS["housekeeping"] = Job(name="housekeeping", schedule="15 3 * * *", run=housekeeping)

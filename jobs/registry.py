@@ -18,7 +18,8 @@ class JobFailed(Exception):
 class JobContext:
     settings: Settings
     pool: asyncpg.Pool
-    # The database the pool serves, for jobs that run PostgreSQL's client programs.
+    # The database the pool serves as PostgreSQL's client programs reach it (with a session
+    # of their own: database.session_url).
     database_url: str
 
 
@@ -29,8 +30,6 @@ class Job:
     schedule: str
     # Returns the run's result line (shown on the panel's jobs page); JobFailed when it failed.
     run: Callable[[JobContext], Awaitable[str | None]]
-    # Distinct per job: the PostgreSQL advisory lock that keeps one run at a time.
-    lock_id: int
 
 
 JOBS: dict[str, Job] = {}

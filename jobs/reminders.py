@@ -77,4 +77,4 @@ async def remind(context: JobContext) -> str:
     )
 
 
-JOBS["reminders"] = Job(name="reminders", schedule="0 9 * * *", run=remind, lock_id=7_200_001)
+JOBS["reminders"] = Job(name="reminders", schedule="0 9 * * *", run=remind)

@@ -1,62 +1,88 @@
 """Runs the registered jobs on their schedules inside the web process's event loop.
 
-Several web processes may serve one database. A run first takes the job's PostgreSQL advisory
-lock (a process that cannot get it skips and logs that), then claims the scheduled minute in
-`job_runs`, so a process whose clock fires a little later does not run the job a second time.
+Several web processes and instances may serve one database. A run first claims its row in
+`job_runs`: at most one unfinished run a job (a process that cannot claim skips and logs
+that), and one run a scheduled minute, so a process whose clock fires a little later does not
+run the job a second time. The claim is a row, not a lock, so it holds through a transaction
+pooler (DESIGN §11).
 Every run (scheduled, `run-job`, the panel's Run now) is a `job_runs` row with its outcome and
 result line, which the panel's jobs page lists.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+import contextlib
+from datetime import UTC, datetime, timedelta
 
 import aiocron
 import structlog
 from aiohttp import web
 
-from app.core import sql
+from app.core import database, sql
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
 
-SQL = sql.load("jobs", "try_lock", "unlock", "claim_slot", "finish_run")
+SQL = sql.load("jobs", "abandon_stale_run", "claim_slot", "job_running", "heartbeat", "finish_run")
+
+# A running run refreshes its heartbeat this often; one whose heartbeat is older than
+# ABANDONED_AFTER has lost its process (killed mid-run) and no longer blocks the job.
+HEARTBEAT_SECONDS = 20
+ABANDONED_AFTER = timedelta(minutes=2)
 
 
 class JobLocked(Exception):
     """Another process runs the job now, or already ran it for this slot."""
 
 
+async def _claim(job: Job, pool, slot: datetime | None, started_by: int | None) -> int:
+    """The run_id of a new run of `job`: a row in job_runs, which holds across instances and
+    through a transaction pooler (a session's advisory lock would not)."""
+    abandoned = await pool.fetchval(SQL.abandon_stale_run, job.name, ABANDONED_AFTER)
+    if abandoned is not None:
+        log.warning("job run abandoned", job=job.name, run_id=abandoned)
+    run_id = await pool.fetchval(SQL.claim_slot, job.name, slot, started_by)
+    if run_id is not None:
+        return run_id
+    if slot is None or await pool.fetchval(SQL.job_running, job.name):
+        raise JobLocked(f"job {job.name} is already running in another process")
+    raise JobLocked(f"job {job.name} already ran for {slot.isoformat()}")
+
+
+async def _beat(pool, run_id: int) -> None:
+    while True:
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+        with contextlib.suppress(*database.UNAVAILABLE):
+            await pool.execute(SQL.heartbeat, run_id)
+
+
 async def run_locked(
     job: Job, context: JobContext, slot: datetime | None = None, started_by: int | None = None
 ) -> str | None:
-    """Run `job` under its advisory lock; with a `slot`, only if no process ran that slot.
-    Returns the run's result line; `started_by` is the admin who pressed Run now."""
-    async with context.pool.acquire() as conn:
-        if not await conn.fetchval(SQL.try_lock, job.lock_id):
-            raise JobLocked(f"job {job.name} is already running in another process")
-        try:
-            run_id = await conn.fetchval(SQL.claim_slot, job.name, slot, started_by)
-            if run_id is None:
-                raise JobLocked(f"job {job.name} already ran for {slot.isoformat()}")
-            try:
-                result = await job.run(context)
-            except JobFailed as exc:
-                await conn.execute(SQL.finish_run, run_id, "failed", str(exc))
-                raise
-            except Exception as exc:
-                await conn.execute(
-                    SQL.finish_run,
-                    run_id,
-                    "failed",
-                    f"{job.name}: unexpected {type(exc).__name__}, see the log",
-                )
-                raise
-            await conn.execute(SQL.finish_run, run_id, "succeeded", result)
-            return result
-        finally:
-            await conn.fetchval(SQL.unlock, job.lock_id)
+    """Run `job` unless a run of it is unfinished; with a `slot`, only if no process ran that
+    slot. Returns the run's result line; `started_by` is the admin who pressed Run now."""
+    pool = context.pool
+    run_id = await _claim(job, pool, slot, started_by)
+    heartbeat = asyncio.create_task(_beat(pool, run_id))
+    try:
+        result = await job.run(context)
+    except JobFailed as exc:
+        await pool.execute(SQL.finish_run, run_id, "failed", str(exc))
+        raise
+    except Exception as exc:
+        await pool.execute(
+            SQL.finish_run,
+            run_id,
+            "failed",
+            f"{job.name}: unexpected {type(exc).__name__}, see the log",
+        )
+        raise
+    finally:
+        heartbeat.cancel()
+    await pool.execute(SQL.finish_run, run_id, "succeeded", result)
+    return result
 
 
 async def scheduled_run(job: Job, app: web.Application) -> None:

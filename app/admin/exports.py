@@ -29,7 +29,7 @@ from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
 from app.core import database, html, sql
 from app.core.fields import Integer
 from app.core.forms import first_error, read_query
-from app.core.keys import POOL
+from app.core.keys import READ_POOL
 from app.core.streaming import write_chunks
 
 routes = web.RouteTableDef()
@@ -199,7 +199,7 @@ async def _export(
         part = values["part"]
         async with (
             _export_slot(),
-            export_rows(request.app[POOL], name, to_filters(values)) as (count, rows),
+            export_rows(request.app[READ_POOL], name, to_filters(values)) as (count, rows),
         ):
             parts = part_count(count)
             if part > parts:

@@ -17,7 +17,7 @@ from app.checks.schemas import (
 from app.checks.streaming import MAX_STREAMS, stream_array, stream_slot
 from app.core.auth import bearer_key
 from app.core.http import json_response
-from app.core.keys import POOL
+from app.core.keys import POOL, READ_POOL
 from app.core.openapi import ErrorSchema
 from app.core.routing import endpoint
 
@@ -58,7 +58,7 @@ api = functools.partial(
 )
 async def list_checks(request: web.Request) -> web.StreamResponse:
     filters = parse(_checks_query, request.query)
-    async with stream_slot(), store.check_batches(request.app[POOL], filters) as batches:
+    async with stream_slot(), store.check_batches(request.app[READ_POOL], filters) as batches:
         return await stream_array(request, batches)
 
 

@@ -79,6 +79,25 @@ def _trusted_proxy_hops(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+POOL_MODES = ("session", "transaction")
+
+
+def _pool_mode(env: Mapping[str, str]) -> str:
+    """DATABASE_POOL_MODE: `transaction` when a pooler in transaction mode (PgBouncer, a
+    managed database's pooler) stands between the service and PostgreSQL."""
+    mode = env.get("DATABASE_POOL_MODE", "").strip() or "session"
+    if mode not in POOL_MODES:
+        raise ConfigError(f"DATABASE_POOL_MODE must be session or transaction, got {mode!r}")
+    return mode
+
+
+def _database_url(env: Mapping[str, str], name: str) -> str | None:
+    url = _optional(env, name)
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"{name} must start with postgresql://")
+    return url
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -88,6 +107,13 @@ def _optional(env: Mapping[str, str], name: str) -> str | None:
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None
+    # "session" (a direct connection or a session pooler) or "transaction" (DESIGN §11).
+    database_pool_mode: str
+    # The same database without the pooler, for what needs a session of its own (pg_dump,
+    # migrations); None: DATABASE_URL is one.
+    database_direct_url: str | None
+    # A streaming read replica for the heavy reads that tolerate lag (DESIGN §11), or None.
+    database_replica_url: str | None
     data_dir: Path
     host: str
     port: int
@@ -122,12 +148,12 @@ class Settings:
         log_format = env.get("LOG_FORMAT", "").strip() or "json"
         if log_format not in ("json", "console"):
             raise ConfigError(f"LOG_FORMAT must be json or console, got {log_format!r}")
-        database_url = _optional(env, "DATABASE_URL")
-        if database_url and not database_url.startswith(("postgresql://", "postgres://")):
-            raise ConfigError("DATABASE_URL must start with postgresql://")
         backup_dir = _optional(env, "BACKUP_DIR")
         return cls(
-            database_url=database_url,
+            database_url=_database_url(env, "DATABASE_URL"),
+            database_pool_mode=_pool_mode(env),
+            database_direct_url=_database_url(env, "DATABASE_DIRECT_URL"),
+            database_replica_url=_database_url(env, "DATABASE_REPLICA_URL"),
             data_dir=data_dir,
             host=env.get("HOST", "").strip() or "0.0.0.0",
             port=port,

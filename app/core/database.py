@@ -24,9 +24,11 @@ CONNECT_TIMEOUT = 10
 ACQUIRE_TIMEOUT = 5
 # Guards for the server's sake: no statement runs longer, and no transaction idles longer
 # (a stream whose client stopped reading is cut instead of holding its connection).
+# In milliseconds (PostgreSQL's unit for both), so that a pooler's connect query can use them
+# unquoted (tests/pgbouncer.py).
 SESSION_LIMITS = {
-    "statement_timeout": "60s",
-    "idle_in_transaction_session_timeout": "60s",
+    "statement_timeout": "60000",
+    "idle_in_transaction_session_timeout": "60000",
 }
 
 # What a request meets while the database is down, restarting or out of reach (or the pool
@@ -96,6 +98,13 @@ def resolve_url(settings: Settings) -> str:
     return settings.database_url or embedded_url(settings.data_dir)
 
 
+def session_url(settings: Settings, url: str) -> str:
+    """Where to reach the database `url` with a session of one's own (DATABASE_DIRECT_URL):
+    for migrations and PostgreSQL's client programs, whose session settings a transaction
+    pooler would leak into other clients' transactions."""
+    return settings.database_direct_url or url
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
     for type_name in ("json", "jsonb"):
         await conn.set_type_codec(
@@ -113,7 +122,39 @@ class Pool(asyncpg.Pool):
         return super().acquire(timeout=ACQUIRE_TIMEOUT if timeout is None else timeout)
 
 
-async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asyncpg.Pool:
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Releasing a connection through a transaction pooler: the server session behind it is
+    already another client's, so asyncpg's reset (RESET ALL, pg_advisory_unlock_all()) would
+    act on theirs. Nothing of ours outlives a transaction there, so nothing needs resetting."""
+
+
+def pool_options(pool_mode: str) -> dict:
+    """What a connection may ask of its server session in `pool_mode` (DESIGN §11)."""
+    if pool_mode == "transaction":
+        # Behind a transaction pooler every transaction may run on another server session:
+        # a prepared statement (asyncpg's cache) would be missing there, and the pooler
+        # refuses startup parameters it does not track (the SESSION_LIMITS are the role's
+        # settings there, see docs/scale.md).
+        return {
+            "statement_cache_size": 0,
+            "reset": _keep_session,
+            "server_settings": {"application_name": "rider-ops", "timezone": "UTC"},
+        }
+    return {
+        "statement_cache_size": 100,
+        "reset": None,
+        "server_settings": {"application_name": "rider-ops", "timezone": "UTC", **SESSION_LIMITS},
+    }
+
+
+async def create_pool(
+    url: str,
+    *,
+    pool_mode: str = "session",
+    min_size: int = 2,
+    max_size: int = 10,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> asyncpg.Pool:
     try:
         return await Pool(
             url,
@@ -126,14 +167,9 @@ async def create_pool(url: str, *, min_size: int = 2, max_size: int = 10) -> asy
             connect=None,
             setup=None,
             init=_init_connection,
-            reset=None,
             loop=None,
-            timeout=CONNECT_TIMEOUT,
-            server_settings={
-                "application_name": "rider-ops",
-                "timezone": "UTC",
-                **SESSION_LIMITS,
-            },
+            timeout=connect_timeout,
+            **pool_options(pool_mode),
         )
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
@@ -153,10 +189,16 @@ async def planned_per_call(
 
 @contextlib.asynccontextmanager
 async def connect(url: str):
-    """One connection with the pool's codecs, for commands that run outside the server."""
+    """One connection with the pool's codecs, for commands that run outside the server.
+
+    Without a statement cache, so that it works through a transaction pooler too: a command
+    runs each statement a few times at most, a cache would save nothing."""
     try:
         conn = await asyncpg.connect(
-            url, timeout=CONNECT_TIMEOUT, server_settings={"timezone": "UTC"}
+            url,
+            timeout=CONNECT_TIMEOUT,
+            statement_cache_size=0,
+            server_settings={"timezone": "UTC"},
         )
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc

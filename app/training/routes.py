@@ -21,7 +21,7 @@ from app.core.http import (
     read_json,
 )
 from app.core.idempotency import idempotent
-from app.core.keys import POOL, SETTINGS
+from app.core.keys import POOL, READ_POOL, SETTINGS
 from app.core.openapi import ErrorSchema
 from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
@@ -252,6 +252,7 @@ async def list_completions(request: web.Request) -> web.Response:
         raise ApiError(400, cursor.CURSOR_MESSAGE) from None
     except cursor.BadSince:
         raise ApiError(400, cursor.SINCE_MESSAGE) from None
-    async with request.app[POOL].acquire() as conn:
+    # The feed may lag the primary by the replica's replay lag (docs/scale.md).
+    async with request.app[READ_POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
     return json_response(cursor.page(rows, limit, api_key))

@@ -11,6 +11,7 @@ import pytest
 
 from app.admin import accounts
 from app.core import database
+from tests.conftest import POOL_MODE
 from tests.web import PageClient
 
 FORM = {"email": "first@example.com", "name": "First Admin", "password": "a long passphrase"}
@@ -50,7 +51,7 @@ async def test_setup_link_creates_the_first_admin_once(page_client, database_url
 
 async def test_two_setup_links_used_at_once_create_one_admin(database_url):
     first, second = await _token(database_url), await _token(database_url)
-    pool = await database.create_pool(database_url)
+    pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
     try:
         # The first setup is mid-flight: its admin is written, its transaction not yet committed.
         async with pool.acquire() as conn, conn.transaction():

@@ -214,6 +214,14 @@ async def test_session_slides_and_expires(admin_client, db):
     assert response.status == 303
 
 
+async def test_pages_within_a_minute_do_not_write_the_session(admin_client, db):
+    # A page load costs no write (and no WAL flush) for its session: the row's version stays.
+    version = await db.fetchval("SELECT xmin::text FROM web_sessions")
+    for _ in range(3):
+        assert (await admin_client.get("/admin")).status == 200
+    assert await db.fetchval("SELECT xmin::text FROM web_sessions") == version
+
+
 async def test_only_the_hash_of_the_session_id_is_stored(admin_client, db):
     cookie = admin_client.session.cookie_jar.filter_cookies(admin_client.make_url("/admin"))
     session_id = cookie["admin_session"].value

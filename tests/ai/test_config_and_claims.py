@@ -9,7 +9,7 @@ import pytest
 from app.ai import store
 from app.core import database
 from app.core.config import ConfigError
-from tests.conftest import make_settings
+from tests.conftest import POOL_MODE, make_settings
 
 
 def test_ai_settings():
@@ -32,7 +32,7 @@ def test_a_base_url_that_would_send_the_key_in_clear_is_refused(url):
 async def test_one_job_is_claimed_by_one_process(database_url):
     async with database.connect(database_url) as conn:
         await conn.execute("INSERT INTO ai_jobs (kind, source_name) VALUES ('generation', 'a.txt')")
-    pools = [await database.create_pool(database_url) for _ in range(2)]
+    pools = [await database.create_pool(database_url, pool_mode=POOL_MODE) for _ in range(2)]
     try:
         claims = await asyncio.gather(
             *(store.claim_job(pool, f"web-{n}") for n, pool in enumerate(pools) for _ in range(3))

@@ -18,6 +18,7 @@ from app.training import courses
 from tests.ai import fake_ai as fake
 from tests.ai.conftest import wait_for_job
 from tests.ai.files import make_pdf, make_scorm
+from tests.conftest import POOL_MODE
 from tests.web import sign_in
 
 GENERATE = "/admin/courses/generate"
@@ -236,7 +237,7 @@ async def test_a_job_running_over_15_minutes_is_failed_by_the_sweep(ai_admin, da
             "INSERT INTO ai_jobs (kind, source_name, claimed_at)"
             " VALUES ('generation', 'y.txt', now())"
         )
-        pool = await database.create_pool(database_url)
+        pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
             with structlog.testing.capture_logs() as logs:
                 await jobs.sweep(pool)
@@ -266,7 +267,7 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
     location = response.headers["Location"]
     async with database.connect(database_url) as conn:
         await conn.execute("UPDATE ai_jobs SET started_at = now() - interval '16 minutes'")
-        pool = await database.create_pool(database_url)
+        pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
             with structlog.testing.capture_logs() as logs:
                 await jobs.sweep(pool)

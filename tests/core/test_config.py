@@ -19,6 +19,8 @@ def test_defaults_follow_design():
     assert settings.migrate_on_start is True
     assert settings.messaging_connected is False
     assert settings.session_secret_ok is False
+    assert settings.database_pool_mode == "session"
+    assert settings.database_replica_url is None
 
 
 def test_every_variable_is_read(tmp_path):
@@ -42,6 +44,8 @@ def test_every_variable_is_read(tmp_path):
             "BACKUP_DIR": str(tmp_path / "b"),
             "LOG_FORMAT": "console",
             "MIGRATE_ON_START": "0",
+            "DATABASE_POOL_MODE": "transaction",
+            "DATABASE_REPLICA_URL": "postgresql://u:p@replica:5432/app",
         }
     )
     assert settings.database_url == "postgresql://u:p@db:5432/app"
@@ -57,6 +61,8 @@ def test_every_variable_is_read(tmp_path):
     assert settings.backup_dir == tmp_path / "b"
     assert settings.log_format == "console"
     assert settings.migrate_on_start is False
+    assert settings.database_pool_mode == "transaction"
+    assert settings.database_replica_url == "postgresql://u:p@replica:5432/app"
 
 
 def test_public_base_url_defaults_to_the_port():
@@ -89,6 +95,8 @@ def test_messaging_needs_all_three_variables():
         ({"TRUSTED_PROXY_HOPS": "11"}, "TRUSTED_PROXY_HOPS"),
         ({"TRUSTED_PROXY_HOPS": "١"}, "TRUSTED_PROXY_HOPS"),
         ({"TRUSTED_PROXY_HOPS": "-1"}, "TRUSTED_PROXY_HOPS"),
+        ({"DATABASE_POOL_MODE": "statement"}, "DATABASE_POOL_MODE"),
+        ({"DATABASE_REPLICA_URL": "replica:5432"}, "DATABASE_REPLICA_URL"),
     ],
 )
 def test_bad_settings_name_the_variable(env, names):

@@ -2,21 +2,26 @@
 
 import pytest
 
+from app.core import database
 from jobs import JobContext
 from tests.conftest import make_settings
 from tests.messaging.fixtures import fake_provider, pool  # noqa: F401 - fixtures
 
 
 @pytest.fixture
-def job_context(pool, database_url, tmp_path):  # noqa: F811 - the imported fixture
+def job_context(pool, database_url, session_env, tmp_path):  # noqa: F811 - imported fixture
     """`job_context(**env)`: the context of a run with these variables (BACKUP_DIR in tmp).
 
     With DATABASE_URL among them, the job is pointed at that database, as `serve` would.
     """
 
     def build(**env):
-        settings = make_settings(BACKUP_DIR=str(tmp_path / "backups"), **env)
-        url = settings.database_url or database_url
+        # A DATABASE_URL of the test's own is reached directly, as an operator's direct URL.
+        direct = (
+            {"DATABASE_DIRECT_URL": env["DATABASE_URL"]} if "DATABASE_URL" in env else session_env
+        )
+        settings = make_settings(BACKUP_DIR=str(tmp_path / "backups"), **{**direct, **env})
+        url = database.session_url(settings, settings.database_url or database_url)
         return JobContext(settings=settings, pool=pool, database_url=url)
 
     return build

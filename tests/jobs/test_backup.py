@@ -38,7 +38,8 @@ async def test_backup_restores_into_a_fresh_database(
     job_context, db, database_url, empty_database_url
 ):
     await db.execute(
-        "INSERT INTO job_runs (job, slot) SELECT 'demo', now() - g * interval '1 day'"
+        "INSERT INTO job_runs (job, slot, finished_at)"
+        " SELECT 'demo', now() - g * interval '1 day', now() - g * interval '1 day'"
         " FROM generate_series(1, 25) g"
     )
     context = job_context()
@@ -246,3 +247,10 @@ async def test_the_password_and_the_service_secrets_stay_off_pg_dump(
     env = (tmp_path / "env").read_text()
     assert "PGPASSWORD=s3cret" in env.splitlines()
     assert "do-not-pass-me" not in env
+
+
+async def test_backup_through_a_transaction_pooler_needs_a_session_url(job_context, tmp_path):
+    context = job_context(DATABASE_POOL_MODE="transaction", DATABASE_DIRECT_URL=None)
+    with pytest.raises(JobFailed, match="set DATABASE_DIRECT_URL"):
+        await backup(context)
+    assert not context.settings.backup_dir.exists()

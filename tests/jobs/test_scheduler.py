@@ -12,9 +12,9 @@ from app.core import database
 from app.core.database import pg_bin_dir
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.web import create_app
-from jobs import JOBS, Job, JobFailed, scheduler
+from jobs import Job, JobFailed, scheduler
 from jobs.scheduler import JobLocked, run_locked, scheduled_run
-from tests.conftest import make_settings
+from tests.conftest import POOL_MODE, make_settings
 from tests.core.test_cli import _assert_one_clear_line, run
 
 
@@ -23,14 +23,16 @@ def _counting_job(runs: list, seconds: float = 0.0, schedule: str = "0 0 1 1 *")
         runs.append(context)
         await asyncio.sleep(seconds)
 
-    return Job(name="counting", schedule=schedule, run=work, lock_id=7_299_999)
+    return Job(name="counting", schedule=schedule, run=work)
 
 
 async def _process(database_url) -> web.Application:
     """What a web process holds for its jobs: its own settings and its own pool."""
     app = web.Application()
     app[SETTINGS] = make_settings()
-    app[POOL] = await database.create_pool(database_url, min_size=1, max_size=2)
+    app[POOL] = await database.create_pool(
+        database_url, pool_mode=POOL_MODE, min_size=1, max_size=2
+    )
     app[DATABASE_URL] = database_url
     return app
 
@@ -68,7 +70,7 @@ async def test_failed_job_logs_one_error_line_and_releases_the_lock(job_context,
     async def broken(context):
         raise JobFailed("backup failed: disk full")
 
-    job = Job(name="broken", schedule="0 0 1 1 *", run=broken, lock_id=7_299_998)
+    job = Job(name="broken", schedule="0 0 1 1 *", run=broken)
     app = await _process(database_url)
     try:
         with structlog.testing.capture_logs() as logs:
@@ -105,27 +107,32 @@ async def test_live_schedulers_in_two_processes_share_each_slot(
     assert any(e["event"] == "job skipped" for e in logs)
 
 
-def _cli_env(database_url, tmp_path, **extra):
-    return {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "b"), **extra}
+def _cli_env(database_url, session_env, tmp_path, **extra):
+    return {
+        "DATABASE_URL": database_url,
+        "BACKUP_DIR": str(tmp_path / "b"),
+        **session_env,
+        **extra,
+    }
 
 
-def test_run_job_backup_exits_zero(database_url, tmp_path):
-    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+def test_run_job_backup_exits_zero(database_url, session_env, tmp_path):
+    env = _cli_env(database_url, session_env, tmp_path, PATH=str(pg_bin_dir()))
     result = run("run-job", "backup", env=env)
     assert result.returncode == 0, result.stderr
     assert len(list((tmp_path / "b").glob("rider-ops-*.dump"))) == 1
 
 
-def test_run_job_failure_is_one_clear_line(database_url, tmp_path):
+def test_run_job_failure_is_one_clear_line(database_url, session_env, tmp_path):
     (tmp_path / "file").write_text("")  # BACKUP_DIR below a file cannot be created
-    env = {"DATABASE_URL": database_url, "BACKUP_DIR": str(tmp_path / "file" / "b")}
+    env = _cli_env(database_url, session_env, tmp_path, BACKUP_DIR=str(tmp_path / "file" / "b"))
     result = run("run-job", "backup", env=env)
     _assert_one_clear_line(result, f"error: backup failed: cannot create {tmp_path}/file/b")
 
 
-async def test_run_job_while_another_process_runs_it(database_url, db, tmp_path):
-    await db.fetchval("SELECT pg_advisory_lock($1)", JOBS["backup"].lock_id)
-    env = _cli_env(database_url, tmp_path, PATH=str(pg_bin_dir()))
+async def test_run_job_while_another_process_runs_it(database_url, session_env, db, tmp_path):
+    await db.execute("INSERT INTO job_runs (job, slot) VALUES ('backup', NULL)")
+    env = _cli_env(database_url, session_env, tmp_path, PATH=str(pg_bin_dir()))
     result = await asyncio.to_thread(run, "run-job", "backup", env=env)
     _assert_one_clear_line(result, "job backup is already running in another process")
     assert not (tmp_path / "b").exists()
@@ -153,14 +160,12 @@ async def test_every_run_is_recorded_with_its_outcome_and_result(job_context, db
         raise KeyError("x")
 
     slot = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-    assert await run_locked(Job("counting", "0 0 1 1 *", work, 7_299_999), job_context()) == (
-        "did 3 things"
-    )
-    await run_locked(Job("counting", "0 0 1 1 *", work, 7_299_999), job_context(), slot)
+    assert await run_locked(Job("counting", "0 0 1 1 *", work), job_context()) == ("did 3 things")
+    await run_locked(Job("counting", "0 0 1 1 *", work), job_context(), slot)
     with pytest.raises(JobFailed):
-        await run_locked(Job("broken", "0 0 1 1 *", broken, 7_299_998), job_context())
+        await run_locked(Job("broken", "0 0 1 1 *", broken), job_context())
     with pytest.raises(KeyError):
-        await run_locked(Job("crashed", "0 0 1 1 *", crashed, 7_299_997), job_context())
+        await run_locked(Job("crashed", "0 0 1 1 *", crashed), job_context())
     rows = await db.fetch(
         "SELECT job, slot, outcome, result, finished_at IS NOT NULL AS finished"
         " FROM job_runs ORDER BY run_id"
@@ -171,3 +176,34 @@ async def test_every_run_is_recorded_with_its_outcome_and_result(job_context, db
         ("broken", None, "failed", "backup failed: disk full", True),
         ("crashed", None, "failed", "crashed: unexpected KeyError, see the log", True),
     ]
+
+
+async def test_a_run_whose_process_stopped_is_abandoned_and_the_job_runs(job_context, db):
+    await db.execute(
+        "INSERT INTO job_runs (job, slot, alive_at)"
+        " VALUES ('counting', NULL, now() - interval '3 minutes')"
+    )
+    runs = []
+    with structlog.testing.capture_logs() as logs:
+        await run_locked(_counting_job(runs), job_context())
+    assert len(runs) == 1
+    rows = await db.fetch("SELECT outcome, result FROM job_runs ORDER BY run_id")
+    assert [tuple(row) for row in rows] == [
+        ("failed", "abandoned: its process stopped mid-run"),
+        ("succeeded", None),
+    ]
+    assert [e["event"] for e in logs if e["log_level"] == "warning"] == ["job run abandoned"]
+
+
+async def test_a_long_run_keeps_its_claim_alive(job_context, db, monkeypatch):
+    monkeypatch.setattr(scheduler, "HEARTBEAT_SECONDS", 0.2)
+    runs = []
+    run = asyncio.create_task(run_locked(_counting_job(runs, seconds=1.0), job_context()))
+    await asyncio.sleep(0.1)
+    started = await db.fetchval("SELECT alive_at FROM job_runs")
+    await asyncio.sleep(0.6)
+    assert await db.fetchval("SELECT alive_at FROM job_runs") > started
+    with pytest.raises(JobLocked, match="already running in another process"):
+        await run_locked(_counting_job(runs), job_context())
+    await run
+    assert len(runs) == 1

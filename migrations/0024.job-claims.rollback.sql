@@ -1,0 +1,2 @@
+DROP INDEX job_runs_running;
+ALTER TABLE job_runs DROP COLUMN alive_at;
