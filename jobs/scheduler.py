@@ -17,6 +17,7 @@ from aiohttp import web
 
 from app.core import sql
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from app.core.metrics import JOB_RUNS
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
@@ -33,6 +34,22 @@ async def run_locked(
 ) -> str | None:
     """Run `job` under its advisory lock; with a `slot`, only if no process ran that slot.
     Returns the run's result line; `started_by` is the admin who pressed Run now."""
+    outcome = "failed"
+    try:
+        result = await _run_locked(job, context, slot, started_by)
+    except JobLocked:
+        outcome = "skipped"
+        raise
+    else:
+        outcome = "succeeded"
+        return result
+    finally:
+        JOB_RUNS.labels(job.name, outcome).inc()
+
+
+async def _run_locked(
+    job: Job, context: JobContext, slot: datetime | None, started_by: int | None
+) -> str | None:
     async with context.pool.acquire() as conn:
         if not await conn.fetchval(SQL.try_lock, job.lock_id):
             raise JobLocked(f"job {job.name} is already running in another process")
