@@ -19,9 +19,13 @@ read from the database at each scrape (see `Reading`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import asyncpg
 from aiohttp import web
@@ -34,7 +38,7 @@ from prometheus_client import (
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from app.core.auth import bearer_key
 from app.core.keys import POOL
@@ -133,6 +137,29 @@ def observe_request(method: str, route: str | None, status: int, seconds: float)
 
 def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROC_DIR) or None
+
+
+@contextlib.contextmanager
+def multiprocess_files() -> Iterator[Path]:
+    """For `serve`, before it starts a web process: the folder their values go to (the
+    operator's PROMETHEUS_MULTIPROC_DIR, else a fresh one removed at the end), emptied of a
+    previous run's files, whose counters would otherwise be added to this run's."""
+    given = multiprocess_dir()
+    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="rider-ops-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink()
+    os.environ[MULTIPROC_DIR] = str(path)
+    try:
+        yield path
+    finally:
+        if given is None:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def process_exited(pid: int) -> None:
+    """A web process has exited: its gauges leave the sums (its counters stay)."""
+    mark_process_dead(pid, multiprocess_dir())
 
 
 class _Readings:
