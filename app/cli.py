@@ -84,10 +84,20 @@ def _web_process(settings: Settings, url: str, sock: socket.socket, pipe) -> Non
         sys.exit(1)
 
 
-async def _keep_ignoring_sigint(_app: web.Application) -> None:
-    # on_startup, after aiohttp installed its handlers for SIGINT and SIGTERM: SIGTERM only.
-    asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+async def _stop_on_first_sigterm(_app: web.Application) -> None:
+    """on_startup, replacing aiohttp's handlers: SIGINT is ignored, and only the first SIGTERM
+    counts. A platform may signal every process (Heroku does), and the supervisor then signals
+    it again: a second graceful exit would cut the first one's in-flight requests short."""
+    loop = asyncio.get_running_loop()
+    loop.remove_signal_handler(signal.SIGINT)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop() -> None:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise web.GracefulExit()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervisor.Link) -> None:
@@ -99,7 +109,7 @@ def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervi
     scheduler.setup(app)
     ai_jobs.setup(app)
     freeze_startup_objects(app)
-    app.on_startup.append(_keep_ignoring_sigint)
+    app.on_startup.append(_stop_on_first_sigterm)
     app.cleanup_ctx.append(link.context)
     if settings.memory_limit_mb:
         app.cleanup_ctx.append(memory.watch(settings.memory_limit_mb, link.retire))

@@ -142,3 +142,39 @@ def test_a_web_process_that_dies_stops_the_service_with_exit_status_1(
 
 def _serving_pids(log: str) -> set[int]:
     return {orjson.loads(line)["pid"] for line in log.splitlines() if '"event":"serving"' in line}
+
+
+def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url, tmp_path):
+    """A platform may signal every process of the service (Heroku does) and the supervisor
+    signals its web processes too: the second SIGTERM must not cut the first one's drain."""
+    import concurrent.futures
+
+    import psycopg
+
+    from tests.conftest import TEST_KEYS
+    from tests.served import serving
+
+    rider = {"riderId": "R-1", "name": "Sam", "market": "AE"}
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'Sam', 'AE')")
+    with serving(database_url, tmp_path / "serve.log") as server:
+        request = urllib.request.Request(
+            f"{server.base}/api/v1/riders",
+            data=orjson.dumps({"riders": [rider]}),
+            headers={
+                "x-api-key": TEST_KEYS["INTEGRATION_API_KEY"],
+                "Content-Type": "application/json",
+            },
+        )
+        with (
+            psycopg.connect(database_url) as lock,
+            concurrent.futures.ThreadPoolExecutor(1) as pool,
+        ):
+            lock.execute("SELECT FROM riders WHERE rider_id = 'R-1' FOR UPDATE")
+            in_flight = pool.submit(lambda: urllib.request.urlopen(request, timeout=30).status)
+            time.sleep(1.5)  # the upsert waits for the row lock
+            os.killpg(server.process.pid, signal.SIGTERM)
+            time.sleep(1.5)
+            lock.rollback()
+            assert in_flight.result() == 200
+        assert server.process.wait(timeout=40) == 0
