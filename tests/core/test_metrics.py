@@ -2,6 +2,10 @@
 each counter moved by the event it counts (DESIGN §11). The sum over several processes of a
 real `serve` is in test_metrics_served.py."""
 
+import re
+from pathlib import Path
+
+import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -14,6 +18,7 @@ from tests.rider.rows import sign_in as rider_sign_in
 from tests.training.helpers import add_path, add_rider
 from tests.web import PageClient
 
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "metrics-token-0123456789"
 SCRAPE = {"Authorization": f"Bearer {TOKEN}"}
 API = {"x-api-key": TEST_KEYS["INTEGRATION_API_KEY"]}
@@ -171,3 +176,37 @@ async def test_job_runs_are_counted_by_outcome(scraper, settings, database_url):
             before, "job_runs_total", job="housekeeping", outcome=outcome
         )
         assert moved == 1, outcome
+
+
+PROMQL_FUNCTIONS = {"histogram_quantile", "max_over_time", "min_over_time"}
+
+
+def metric_names_in(expression: str) -> set[str]:
+    names = set(re.findall(r"\b([a-z_]+)(?=[\[{)])", expression))
+    return {name for name in names if "_" in name} - PROMQL_FUNCTIONS
+
+
+async def test_the_dashboard_and_the_promql_guide_use_only_exposed_names(scraper):
+    await scraper.client.get("/healthz")
+    response = await scraper.client.get("/metrics", headers=SCRAPE)
+    families = set(re.findall(r"^# TYPE (\w+) (\w+)$", await response.text(), re.M))
+    exposed = set()
+    for name, kind in families:
+        suffixes = ("_bucket", "_sum", "_count") if kind == "histogram" else ("",)
+        exposed |= {name + suffix for suffix in suffixes}
+    dashboard = orjson.loads((ROOT / "deploy" / "grafana-dashboard.json").read_bytes())
+    expressions = [
+        target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", ())
+    ]
+    guide = (ROOT / "docs" / "metrics.md").read_text(encoding="utf-8")
+    expressions += [line for line in guide.splitlines() if line.startswith("    ")]
+    used = set().union(*(metric_names_in(expression) for expression in expressions))
+    assert used <= exposed, used - exposed
+    # The four golden signals: latency, traffic, errors, saturation.
+    for signal in (
+        "http_request_duration_seconds_bucket",
+        "http_requests_total",
+        'status=~"5.."',
+        "db_pool_waiting",
+    ):
+        assert any(signal in expression for expression in expressions), signal
