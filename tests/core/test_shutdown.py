@@ -178,3 +178,18 @@ def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url,
             lock.rollback()
             assert in_flight.result() == 200
         assert server.process.wait(timeout=40) == 0
+
+
+def test_web_processes_stop_by_themselves_when_their_supervisor_is_killed(database_url, tmp_path):
+    from tests.served import serving
+
+    with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
+        deadline = time.monotonic() + 30
+        while len(pids := _serving_pids(server.log)) < 2:
+            assert time.monotonic() < deadline, server.log
+            time.sleep(0.1)
+        os.kill(server.process.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while any(os.path.exists(f"/proc/{pid}") and not _is_zombie(pid) for pid in pids):
+            assert time.monotonic() < deadline, "a web process serves on without its supervisor"
+            time.sleep(0.1)
