@@ -213,6 +213,12 @@ class Link:
         """cleanup_ctx: the supervisor never writes, so the pipe turns readable only when it
         is gone (killed): then this process stops too, instead of serving on unsupervised."""
         loop = asyncio.get_running_loop()
-        loop.add_reader(self.pipe.fileno(), os.kill, os.getpid(), signal.SIGTERM)
+        pipe = self.pipe.fileno()
+
+        def supervisor_gone() -> None:
+            loop.remove_reader(pipe)  # readable for good: once is enough
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        loop.add_reader(pipe, supervisor_gone)
         yield
-        loop.remove_reader(self.pipe.fileno())
+        loop.remove_reader(pipe)

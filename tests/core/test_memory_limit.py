@@ -3,6 +3,7 @@ process above the limit is replaced and not one request fails, at any WEB_CONCUR
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import aiohttp
 import orjson
@@ -17,16 +18,26 @@ CLIENTS = 4
 PAUSE = 0.02
 
 
-async def steady_stream(base: str, seconds: float) -> tuple[int, list[str]]:
-    """CLIENTS keep-alive clients ask for one completion each in a loop for `seconds`;
-    returns how many requests answered 200 and what went wrong with the others."""
+async def steady_stream(
+    base: str, seconds: float, enough: Callable[[], bool] = lambda: False
+) -> tuple[int, list[str]]:
+    """CLIENTS keep-alive clients ask for one completion each in a loop for `seconds` at most,
+    until `enough()`; returns how many requests answered 200 and what went wrong with the
+    others."""
     failures: list[str] = []
     answered = 0
     deadline = time.monotonic() + seconds
+    done = False
+
+    async def watch() -> None:  # twice a second: `enough` may read the whole log
+        nonlocal done
+        while not done and time.monotonic() < deadline:
+            done = enough()
+            await asyncio.sleep(0.5)
 
     async def client(session: aiohttp.ClientSession) -> None:
         nonlocal answered
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not done:
             try:
                 async with session.get(f"{base}/api/v1/completions?limit=1", headers=API) as r:
                     await r.read()
@@ -40,7 +51,7 @@ async def steady_stream(base: str, seconds: float) -> tuple[int, list[str]]:
 
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(timeout=timeout) as session:
-        await asyncio.gather(*(client(session) for _ in range(CLIENTS)))
+        await asyncio.gather(watch(), *(client(session) for _ in range(CLIENTS)))
     return answered, failures
 
 
@@ -62,12 +73,17 @@ async def test_a_limit_below_every_process_replaces_them_again_and_again_and_no_
         while len(first := {line["pid"] for line in events(server.log, "serving")}) < processes:
             assert time.monotonic() < deadline, server.log
             await asyncio.sleep(0.1)
-        answered, failures = await steady_stream(server.base, seconds=30)
+        # Until every first process and then one replacement each were replaced (starting a
+        # process takes seconds on a busy machine), or 3 minutes.
+        answered, failures = await steady_stream(
+            server.base,
+            seconds=180,
+            enough=lambda: len(events(server.log, "web process replaced")) >= 2 * processes,
+        )
         log = server.log
     assert not failures, failures[:5]
-    assert answered > 300
+    assert answered > 100
     replaced = events(log, "web process replaced")
-    # Every process that served first was replaced, and their replacements too.
     assert first <= {line["pid"] for line in replaced}
     assert len(replaced) >= 2 * processes
     reached = events(log, "memory limit reached")
