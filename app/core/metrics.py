@@ -55,6 +55,11 @@ POOL_SAMPLE_INTERVAL = 1.0
 # Readings (database queries at scrape time) that take longer are left out of that scrape.
 READING_TIMEOUT = 1.0
 
+# In multiprocess mode a metric without labels opens its file when it is made, below: the
+# operator's folder may not exist yet (`serve` would make it, but imports come first).
+if _given_dir := os.environ.get(MULTIPROC_DIR):
+    os.makedirs(_given_dir, exist_ok=True)
+
 # The metrics of this module live in a registry of its own: one scrape shows only them (and,
 # in multiprocess mode, the files hold only them anyway).
 REGISTRY = CollectorRegistry()

@@ -63,11 +63,13 @@ def events(log: str, name: str) -> list[dict]:
 async def test_a_limit_below_every_process_replaces_them_again_and_again_and_no_request_fails(
     database_url, tmp_path, processes
 ):
+    files = tmp_path / "metrics"
     with serving(
         database_url,
         tmp_path / "serve.log",
         WEB_CONCURRENCY=str(processes),
         MEMORY_LIMIT_MB="1",
+        PROMETHEUS_MULTIPROC_DIR=str(files),
     ) as server:
         deadline = time.monotonic() + 30
         while len(first := {line["pid"] for line in events(server.log, "serving")}) < processes:
@@ -81,6 +83,13 @@ async def test_a_limit_below_every_process_replaces_them_again_and_again_and_no_
             enough=lambda: len(events(server.log, "web process replaced")) >= 2 * processes,
         )
         log = server.log
+        # A replaced process's gauges leave the sums (once it has exited), its counters stay.
+        deadline = time.monotonic() + 10
+        while any((files / f"gauge_livesum_{pid}.db").exists() for pid in first):
+            assert time.monotonic() < deadline, sorted(path.name for path in files.iterdir())
+            await asyncio.sleep(0.1)
+        # (A process that got no connection before it was replaced counted nothing.)
+        assert any((files / f"counter_{pid}.db").exists() for pid in first)
     assert not failures, failures[:5]
     assert answered > 100
     replaced = events(log, "web process replaced")

@@ -81,3 +81,38 @@ def test_one_scrape_sums_every_web_process_and_no_label_carries_an_id(database_u
                 )
                 == REQUESTS
             )
+
+
+STALE = """
+from app.core import metrics
+metrics.observe_request("GET", "/api/v1/completions", 200, 0.01)
+"""
+
+
+def test_the_previous_runs_files_are_cleaned_at_start(database_url, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    files = tmp_path / "metrics"
+    files.mkdir()
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(files)}
+    subprocess.run([sys.executable, "-c", STALE], env=env, check=True)
+    assert list(files.glob("counter_*.db"))  # a previous run's count of 1
+    with serving(
+        database_url,
+        tmp_path / "serve.log",
+        METRICS_TOKEN=TOKEN,
+        PROMETHEUS_MULTIPROC_DIR=str(files),
+    ) as server:
+        scraped, _ = scrape(server.base)
+        assert (
+            value(
+                scraped,
+                "http_requests_total",
+                method="GET",
+                route="/api/v1/completions",
+                status="200",
+            )
+            == 0
+        )
