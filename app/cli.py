@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
 import os
 import random
 import secrets
 import signal
+import socket
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
@@ -18,17 +17,13 @@ import uvloop
 from aiohttp import web
 from marshmallow import ValidationError
 
-from app.core import database, logs, migrations
+from app.core import database, logs, memory, metrics, migrations, supervisor
 from app.core.config import ConfigError, Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.core.sql import SqlFileMissing
 from app.training import pins
 
 log = structlog.get_logger("app")
-
-SHUTDOWN_TIMEOUT = 30
-# How often the first web process checks that the others still run.
-WATCH_INTERVAL = 1.0
 
 
 class CommandError(Exception):
@@ -58,68 +53,56 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
     if pins.pepper_of(settings) is None:
         log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
     asyncio.run(_offer_setup_link(settings, url))
-    # WEB_CONCURRENCY processes share the port (SO_REUSEPORT: the kernel spreads connections).
-    # This process is one of them and owns the others: it started the embedded database (if
-    # any) and stops it last. Each process runs the schedules; the job lock runs a slot once.
-    workers = [
-        multiprocessing.get_context("spawn").Process(
-            target=_worker, args=(settings, url), name=f"web-{n}"
-        )
-        for n in range(1, settings.web_concurrency)
-    ]
-    for worker in workers:
-        worker.start()
+    # This process (which started the embedded database, if any, and stops it last) serves
+    # nothing: it keeps WEB_CONCURRENCY web processes that accept from its socket (see
+    # app/core/supervisor.py). Each runs the schedules; the job lock runs a slot once.
     try:
-        _serve_here(settings, url, shared_port=bool(workers), watched=workers)
-    finally:
-        died = [worker for worker in workers if not worker.is_alive()]
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()  # SIGTERM: in-flight requests finish, as in this process
-        for worker in workers:
-            worker.join(SHUTDOWN_TIMEOUT + 5)
+        sock = supervisor.listen(settings.host, settings.port)
+    except supervisor.ListenError as exc:
+        raise CommandError(str(exc)) from None
+    with sock, metrics.multiprocess_files():
+        died = supervisor.Supervisor(
+            settings.web_concurrency,
+            _web_process,
+            (settings, url),
+            sock,
+            on_exit=metrics.process_exited,
+        ).run()
     if died:
         # Exit 1: the platform restarts the service whole instead of leaving it short.
         raise CommandError("a web process stopped on its own (see `worker stopped`)")
 
 
-def _watch(workers: Sequence[multiprocessing.Process]):
-    """cleanup_ctx: a worker that dies on its own stops this process too (SIGTERM to itself,
-    so in-flight requests finish), and `serve` exits 1."""
-
-    async def watch(_app: web.Application):
-        async def check() -> None:
-            while all(worker.is_alive() for worker in workers):
-                await asyncio.sleep(WATCH_INTERVAL)
-            for worker in workers:
-                if not worker.is_alive():
-                    log.error("worker stopped", pid=worker.pid, exit_code=worker.exitcode)
-            os.kill(os.getpid(), signal.SIGTERM)
-
-        task = asyncio.create_task(check())
-        yield
-        task.cancel()
-
-    return watch
-
-
-def _worker(settings: Settings, url: str) -> None:
+def _web_process(settings: Settings, url: str, sock: socket.socket, pipe) -> None:
+    # The supervisor alone stops a web process (SIGTERM): a Ctrl-C reaches the whole process
+    # group, and a second signal would cut this process's graceful shutdown short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     logs.setup(settings.log_format)
     pins.configure(settings)
     try:
-        _serve_here(settings, url, shared_port=True)
+        _serve_here(settings, url, sock, supervisor.Link(pipe))
     except database.DatabaseUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(1)
 
 
-def _serve_here(
-    settings: Settings,
-    url: str,
-    *,
-    shared_port: bool,
-    watched: Sequence[multiprocessing.Process] = (),
-) -> None:
+async def _stop_on_first_sigterm(_app: web.Application) -> None:
+    """on_startup, replacing aiohttp's handlers: SIGINT is ignored, and only the first SIGTERM
+    counts. A platform may signal every process (Heroku does), and the supervisor then signals
+    it again: a second graceful exit would cut the first one's in-flight requests short."""
+    loop = asyncio.get_running_loop()
+    loop.remove_signal_handler(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop() -> None:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise web.GracefulExit()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
+
+
+def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervisor.Link) -> None:
     from app.ai import jobs as ai_jobs
     from app.web import create_app, freeze_startup_objects
     from app.webhooks import delivery as webhooks
@@ -130,21 +113,23 @@ def _serve_here(
     ai_jobs.setup(app)
     webhooks.setup(app)
     freeze_startup_objects(app)
-    if watched:
-        app.cleanup_ctx.append(_watch(watched))
-    loop = uvloop.new_event_loop()
+    app.on_startup.append(_stop_on_first_sigterm)
+    app.cleanup_ctx.append(link.context)
+    if settings.memory_limit_mb:
+        app.cleanup_ctx.append(memory.watch(settings.memory_limit_mb, link.retire))
+
+    def serving(*_) -> None:
+        log.info("serving", host=settings.host, port=settings.port, pid=os.getpid())
+        link.serving()
+
     # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
     web.run_app(
         app,
-        host=settings.host,
-        port=settings.port,
-        reuse_port=shared_port or None,
+        sock=sock,
         access_log=None,
-        shutdown_timeout=SHUTDOWN_TIMEOUT,
-        loop=loop,
-        print=lambda *_: log.info(
-            "serving", host=settings.host, port=settings.port, pid=os.getpid()
-        ),
+        shutdown_timeout=supervisor.SHUTDOWN_TIMEOUT,
+        loop=uvloop.new_event_loop(),
+        print=serving,
     )
 
 

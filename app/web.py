@@ -6,11 +6,12 @@ import gc
 
 from aiohttp import web
 
+from app.ai import store as ai_store
 from app.ai.client import provider_context
-from app.core import csrf, database, openapi, pages
+from app.core import csrf, database, metrics, openapi, pages, probes
 from app.core import replica as replica_reads
 from app.core.config import Settings
-from app.core.errors import ErrorShapes
+from app.core.errors import JSON_ERRORS, ErrorShapes
 from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
@@ -102,8 +103,13 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     # The AI engine's client, for the panel's generation runs and the rider's assistant.
     app.cleanup_ctx.append(provider_context)
     app[ERROR_SHAPES] = ErrorShapes(
-        (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
+        [
+            *((prefix, family.errors) for family in FAMILIES for prefix in family.prefixes),
+            (metrics.PATH, JSON_ERRORS),  # for a scraper, not a person
+        ]
     )
+    probes.setup(app)
+    metrics.setup(app, {metrics.AI_JOBS: ai_store.job_counts})
     openapi.setup(app, API_DESCRIPTION)
     pages.setup(app)
     return app

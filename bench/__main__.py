@@ -17,6 +17,7 @@ BENCHMARKS = (
     "capacity",
     "ai",
     "webhooks",
+    "metrics",
 )
 
 names = sys.argv[1:] or BENCHMARKS

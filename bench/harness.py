@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -83,27 +84,38 @@ class Server:
             },
             stdout=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 30
+        # The port opens before a web process serves: wait for an answer.
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
+                    return
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("the server did not start within 30 s")
+        raise RuntimeError("the server did not start within 60 s")
+
+    def web_pids(self) -> list[int]:
+        """The web processes (`serve` itself supervises them and serves nothing)."""
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if parent == self.process.pid and b"spawn_main" in command:
+                pids.append(int(entry.name))
+        return sorted(pids)
 
     def rss_mb(self) -> float:
-        return self._status_kb("VmRSS") / 1024
+        """Resident memory of the largest web process."""
+        return max(_status_kb(pid, "VmRSS") for pid in self.web_pids()) / 1024
 
     def peak_rss_mb(self) -> float:
-        """Peak resident memory of the server process since it started (VmHWM)."""
-        return self._status_kb("VmHWM") / 1024
-
-    def _status_kb(self, field: str) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-        raise RuntimeError(f"{field} not found")
+        """Peak resident memory of the largest web process since it started (VmHWM)."""
+        return max(_status_kb(pid, "VmHWM") for pid in self.web_pids()) / 1024
 
     def stop(self) -> None:
         self.process.terminate()
@@ -114,6 +126,13 @@ class Server:
 
     def __exit__(self, *_) -> None:
         self.stop()
+
+
+def _status_kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"{field} not found")
 
 
 def report(name: str, value: float, target: float, unit: str, higher_is_better=False) -> bool:

@@ -21,6 +21,7 @@ from aiohttp import web
 
 from app.core import database, sql
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from app.core.metrics import JOB_RUNS
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
@@ -63,6 +64,22 @@ async def run_locked(
 ) -> str | None:
     """Run `job` unless a run of it is unfinished; with a `slot`, only if no process ran that
     slot. Returns the run's result line; `started_by` is the admin who pressed Run now."""
+    outcome = "failed"
+    try:
+        result = await _run_claimed(job, context, slot, started_by)
+    except JobLocked:
+        outcome = "skipped"
+        raise
+    else:
+        outcome = "succeeded"
+        return result
+    finally:
+        JOB_RUNS.labels(job.name, outcome).inc()
+
+
+async def _run_claimed(
+    job: Job, context: JobContext, slot: datetime | None, started_by: int | None
+) -> str:
     pool = context.pool
     run_id = await _claim(job, pool, slot, started_by)
     heartbeat = asyncio.create_task(_beat(pool, run_id))

@@ -21,6 +21,7 @@ SQL = sql.load(
     "sweep_jobs",
     "job",
     "recent_jobs",
+    "job_counts",
     "insert_knowledge",
     "knowledge_documents",
     "delete_knowledge",
@@ -92,6 +93,11 @@ async def job(db: Db, job_id: uuid.UUID) -> asyncpg.Record | None:
 
 async def recent_jobs(db: Db, limit: int = 50) -> list[asyncpg.Record]:
     return await db.fetch(SQL.recent_jobs, limit)
+
+
+async def job_counts(db: Db) -> list[tuple[tuple[str, str], float]]:
+    """(kind, status) -> jobs, for the `ai_jobs` gauge."""
+    return [((row["kind"], row["status"]), row["jobs"]) for row in await db.fetch(SQL.job_counts)]
 
 
 async def add_knowledge(

@@ -23,6 +23,7 @@ ENV_NAMES = {
     "checks_api_key": "CHECKS_API_KEY",
     "shop_import_api_key": "SHOP_IMPORT_API_KEY",
     "shop_orders_api_key": "SHOP_ORDERS_API_KEY",
+    "metrics_token": "METRICS_TOKEN",
 }
 
 

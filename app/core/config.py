@@ -98,6 +98,26 @@ def _database_url(env: Mapping[str, str], name: str) -> str | None:
     return url
 
 
+def _metrics_token(env: Mapping[str, str]) -> str | None:
+    token = _optional(env, "METRICS_TOKEN")
+    if token is not None and len(token) < 16:
+        raise ConfigError("METRICS_TOKEN must be at least 16 characters")
+    return token
+
+
+MAX_MEMORY_LIMIT_MB = 65536
+
+
+def _memory_limit_mb(env: Mapping[str, str]) -> int:
+    raw = env.get("MEMORY_LIMIT_MB", "").strip() or "1024"
+    if not (raw.isascii() and raw.isdigit()) or not 0 <= int(raw) <= MAX_MEMORY_LIMIT_MB:
+        raise ConfigError(
+            f"MEMORY_LIMIT_MB must be a whole number from 0 (off) to {MAX_MEMORY_LIMIT_MB},"
+            f" got {raw!r}"
+        )
+    return int(raw)
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -121,6 +141,9 @@ class Settings:
     # Proxies in front of the service that each append the address they saw to
     # X-Forwarded-For (a PaaS router: 1); 0: the TCP peer is the client.
     trusted_proxy_hops: int
+    # A web process whose resident memory passes this many MB is replaced (0: never).
+    memory_limit_mb: int
+    metrics_token: str | None
     integration_api_key: str | None
     checks_api_key: str | None
     shop_import_api_key: str | None
@@ -159,6 +182,8 @@ class Settings:
             port=port,
             web_concurrency=_web_concurrency(env),
             trusted_proxy_hops=_trusted_proxy_hops(env),
+            memory_limit_mb=_memory_limit_mb(env),
+            metrics_token=_metrics_token(env),
             integration_api_key=_optional(env, "INTEGRATION_API_KEY"),
             checks_api_key=_optional(env, "CHECKS_API_KEY"),
             shop_import_api_key=_optional(env, "SHOP_IMPORT_API_KEY"),

@@ -116,10 +116,21 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 
 
 class Pool(asyncpg.Pool):
-    """asyncpg's pool whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise."""
+    """asyncpg's pool whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise,
+    and that counts the acquirers still waiting for a connection (`db_pool_waiting`)."""
+
+    waiting = 0
 
     def acquire(self, *, timeout: float | None = None):
         return super().acquire(timeout=ACQUIRE_TIMEOUT if timeout is None else timeout)
+
+    async def _acquire(self, timeout):
+        # asyncpg's one path for both `async with pool.acquire()` and `await pool.acquire()`.
+        self.waiting += 1
+        try:
+            return await super()._acquire(timeout)
+        finally:
+            self.waiting -= 1
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

@@ -15,10 +15,12 @@ import asyncpg
 import structlog
 from aiohttp import web
 
+from app.core import metrics
 from app.core.database import UNAVAILABLE
 from app.core.errors import NUL_MESSAGE, SURROGATE_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
 from app.core.keys import ERROR_SHAPES
+from app.core.probes import QUIET_PATHS
 
 log = structlog.get_logger("app.http")
 
@@ -44,6 +46,12 @@ def _logged_path(request: web.Request) -> str:
         if request.path.startswith(template.partition("{token}")[0]):
             return template
     return request.path
+
+
+def _route(request: web.Request) -> str | None:
+    """The template of the route that matched (None: none did), the `route` of the metrics."""
+    resource = request.match_info.route.resource
+    return None if resource is None else resource.canonical
 
 
 def _token_templates(app: web.Application) -> list[str]:
@@ -159,10 +167,13 @@ async def request_context(request: web.Request, handler) -> web.StreamResponse:
             status = exc.status
             raise
         finally:
-            log.info(
-                "request",
-                method=request.method,
-                path=_logged_path(request),
-                status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
-            )
+            seconds = time.perf_counter() - started
+            metrics.observe_request(request.method, _route(request), status, seconds)
+            if request.path not in QUIET_PATHS:
+                log.info(
+                    "request",
+                    method=request.method,
+                    path=_logged_path(request),
+                    status=status,
+                    duration_ms=round(seconds * 1000, 2),
+                )

@@ -61,6 +61,11 @@ def apply(url: str) -> int:
     return len(pending)
 
 
+def known_ids() -> frozenset[str]:
+    """The IDs of every migration this code ships (yoyo's: the file name without `.sql`)."""
+    return frozenset(migration.id for migration in read_migrations(str(MIGRATIONS_DIR)))
+
+
 def repeatable_scripts() -> list[Path]:
     return sorted(SQL_DIR.glob(FUNCTIONS_GLOB), key=lambda path: path.relative_to(SQL_DIR))
 

@@ -8,8 +8,13 @@ from aiohttp import web
 
 from app.core import sql
 from app.core.keys import SETTINGS
+from app.core.metrics import SIGN_IN_FAILURES
 
 SQL = sql.load("web", "throttle_wait", "record_failure")
+
+# The throttled kinds that are sign-ins, each the `area` of `sign_in_failures_total` (another
+# kind, such as the proof checks' "verify", is throttled but is no sign-in).
+SIGN_IN_AREAS = frozenset(("admin", "rider"))
 
 
 class TooManyAttempts(Exception):
@@ -39,3 +44,5 @@ async def check(pool: asyncpg.Pool, kind: str, subject: str) -> None:
 
 async def record_failure(pool: asyncpg.Pool, kind: str, subject: str) -> None:
     await pool.execute(SQL.record_failure, kind, subject)
+    if kind in SIGN_IN_AREAS:
+        SIGN_IN_FAILURES.labels(kind).inc()

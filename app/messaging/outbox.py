@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -10,6 +11,7 @@ from typing import Literal
 import asyncpg
 
 from app.core import sql
+from app.core.metrics import MESSAGES
 from app.messaging.links import signature_removed
 from app.messaging.messaging import Delivery, Messenger
 
@@ -60,3 +62,5 @@ async def record(
         [d.provider_message_id for d in deliveries],
         [d.error for d in deliveries],
     )
+    for status, count in Counter(d.status for d in deliveries).items():
+        MESSAGES.labels(status).inc(count)

@@ -5,10 +5,10 @@ its documented schema, content type or headers, for every operation of the three
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
+import urllib.request
 
 import hypothesis
 import pytest
@@ -44,14 +44,16 @@ def keys_for(path: str) -> dict[str, str]:
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, seconds: float = 60) -> None:
+    """Until a web process answers: the port itself opens before any does."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"serve exited with {process.returncode}")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
                 return
-        time.sleep(0.1)
+        except OSError:
+            time.sleep(0.1)
     raise RuntimeError("serve did not listen in time")
 
 

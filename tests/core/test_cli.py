@@ -181,3 +181,21 @@ def test_revoke_links_names_an_unknown_rider_and_revokes_a_known_one(database_ur
     assert result.returncode == 0, result.stderr
     with psycopg.connect(database_url) as conn:
         assert conn.execute("SELECT links_revoked_at IS NOT NULL FROM riders").fetchone()[0]
+
+
+def test_serve_refuses_a_bad_memory_limit_or_a_short_metrics_token_with_one_line():
+    for bad in ("lots", "-1", "1.5", "65537", "\u0661\u0660"):
+        result = run("serve", env={"MEMORY_LIMIT_MB": bad, "DATABASE_URL": UNREACHABLE})
+        _assert_one_clear_line(result, "MEMORY_LIMIT_MB must be a whole number from 0")
+    result = run("serve", env={"METRICS_TOKEN": "fifteen-chars-x", "DATABASE_URL": UNREACHABLE})
+    _assert_one_clear_line(result, "METRICS_TOKEN must be at least 16 characters")
+
+
+def test_serve_names_a_port_it_cannot_listen_on(database_url):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        env = {"DATABASE_URL": database_url, "HOST": "127.0.0.1", "PORT": str(port)}
+        result = run("serve", env=env)
+    _assert_one_clear_line(result, f"cannot listen on 127.0.0.1:{port}")

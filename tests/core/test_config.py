@@ -107,3 +107,10 @@ def test_bad_settings_name_the_variable(env, names):
 def test_a_short_pin_pepper_is_a_configuration_error():
     with pytest.raises(ConfigError, match="PIN_PEPPER"):
         Settings.from_env({"PIN_PEPPER": "short"})
+
+
+def test_memory_limit_defaults_to_1024_mb_and_0_turns_it_off():
+    assert Settings.from_env({}).memory_limit_mb == 1024
+    assert Settings.from_env({"MEMORY_LIMIT_MB": "0"}).memory_limit_mb == 0
+    assert Settings.from_env({"MEMORY_LIMIT_MB": "65536"}).memory_limit_mb == 65536
+    assert Settings.from_env({"METRICS_TOKEN": "x" * 16}).metrics_token == "x" * 16

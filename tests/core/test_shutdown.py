@@ -3,7 +3,6 @@
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -61,11 +60,12 @@ def test_serve_exits_cleanly_on_sigterm(database_url):
 
 
 def _listening(port: int, seconds: float = 30) -> None:
+    """Until a web process answers (the port itself is open from the start)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return
         except OSError:
             time.sleep(0.1)
     raise AssertionError("the server did not start")
@@ -91,8 +91,8 @@ def test_web_concurrency_serves_from_that_many_processes_and_stops_them_all(data
             if '"event":"serving"' in line:
                 serving.append(line)
         pids = {orjson.loads(line)["pid"] for line in serving}
-        assert len(pids) == 2 and server.pid in pids
-        (worker,) = pids - {server.pid}
+        # Two web processes; the process that was started supervises them and serves nothing.
+        assert len(pids) == 2 and server.pid not in pids
         for _ in range(20):
             status = urllib.request.urlopen(
                 urllib.request.Request(
@@ -103,7 +103,8 @@ def test_web_concurrency_serves_from_that_many_processes_and_stops_them_all(data
             assert status == 200
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=60) == 0
-        assert not os.path.exists(f"/proc/{worker}") or _is_zombie(worker)
+        for worker in pids:
+            assert not os.path.exists(f"/proc/{worker}") or _is_zombie(worker)
     finally:
         server.kill()
 
@@ -120,25 +121,75 @@ def test_web_concurrency_must_be_a_small_number():
     assert Settings.from_env({}).web_concurrency == 1
 
 
-def test_a_web_process_that_dies_stops_the_service_with_exit_status_1(database_url, tmp_path):
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_web_process_that_dies_stops_the_service_with_exit_status_1(
+    database_url, tmp_path, processes
+):
     from tests.served import serving
 
-    with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
-        serving_pids = {
-            orjson.loads(line)["pid"]
-            for line in server.log.splitlines()
-            if '"event":"serving"' in line
-        }
+    with serving(
+        database_url, tmp_path / "serve.log", WEB_CONCURRENCY=processes, MEMORY_LIMIT_MB="0"
+    ) as server:
         deadline = time.monotonic() + 30
-        while len(serving_pids) < 2 and time.monotonic() < deadline:
+        while len(serving_pids := _serving_pids(server.log)) < int(processes):
+            assert time.monotonic() < deadline, server.log
             time.sleep(0.1)
-            serving_pids = {
-                orjson.loads(line)["pid"]
-                for line in server.log.splitlines()
-                if '"event":"serving"' in line
-            }
-        (worker,) = serving_pids - {server.process.pid}
-        os.kill(worker, signal.SIGKILL)
+        os.kill(min(serving_pids), signal.SIGKILL)
         assert server.process.wait(timeout=40) == 1
     assert '"event":"worker stopped"' in server.log
     assert "error: a web process stopped on its own" in server.log
+
+
+def _serving_pids(log: str) -> set[int]:
+    return {orjson.loads(line)["pid"] for line in log.splitlines() if '"event":"serving"' in line}
+
+
+def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url, tmp_path):
+    """A platform may signal every process of the service (Heroku does) and the supervisor
+    signals its web processes too: the second SIGTERM must not cut the first one's drain."""
+    import concurrent.futures
+
+    import psycopg
+
+    from tests.conftest import TEST_KEYS
+    from tests.served import serving
+
+    rider = {"riderId": "R-1", "name": "Sam", "market": "AE"}
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'Sam', 'AE')")
+    with serving(database_url, tmp_path / "serve.log") as server:
+        request = urllib.request.Request(
+            f"{server.base}/api/v1/riders",
+            data=orjson.dumps({"riders": [rider]}),
+            headers={
+                "x-api-key": TEST_KEYS["INTEGRATION_API_KEY"],
+                "Content-Type": "application/json",
+            },
+        )
+        with (
+            psycopg.connect(database_url) as lock,
+            concurrent.futures.ThreadPoolExecutor(1) as pool,
+        ):
+            lock.execute("SELECT FROM riders WHERE rider_id = 'R-1' FOR UPDATE")
+            in_flight = pool.submit(lambda: urllib.request.urlopen(request, timeout=30).status)
+            time.sleep(1.5)  # the upsert waits for the row lock
+            os.killpg(server.process.pid, signal.SIGTERM)
+            time.sleep(1.5)
+            lock.rollback()
+            assert in_flight.result() == 200
+        assert server.process.wait(timeout=40) == 0
+
+
+def test_web_processes_stop_by_themselves_when_their_supervisor_is_killed(database_url, tmp_path):
+    from tests.served import serving
+
+    with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
+        deadline = time.monotonic() + 30
+        while len(pids := _serving_pids(server.log)) < 2:
+            assert time.monotonic() < deadline, server.log
+            time.sleep(0.1)
+        os.kill(server.process.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while any(os.path.exists(f"/proc/{pid}") and not _is_zombie(pid) for pid in pids):
+            assert time.monotonic() < deadline, "a web process serves on without its supervisor"
+            time.sleep(0.1)

@@ -12,10 +12,13 @@ import standardwebhooks
 from app.web import create_app
 from app.webhooks import delivery
 from tests.conftest import make_settings
+from tests.core.test_metrics import samples, value
 from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_path
 from tests.webhooks.receiver import Receiver, until
 from tests.webhooks.rows import SECRET, add_endpoint
+
+SCRAPE_TOKEN = "metrics-token-0123456789"
 
 
 @pytest.fixture
@@ -33,8 +36,8 @@ def hook_url(port: int) -> str:
 def deliverer(aiohttp_client, database_url):
     """Start an app (a `serve` process) with its delivery loop."""
 
-    async def start():
-        app = create_app(make_settings(), database_url)
+    async def start(**env):
+        app = create_app(make_settings(**env), database_url)
         delivery.setup(app)
         return await aiohttp_client(app)
 
@@ -81,6 +84,27 @@ async def test_each_event_arrives_signed_per_standard_webhooks(deliverer, receiv
     headers, body = receiver.requests[0]
     with pytest.raises(standardwebhooks.WebhookVerificationError):
         verifier.verify(body.replace(b"R-", b"X-"), headers)
+
+
+async def test_attempts_are_counted_by_outcome_in_the_metrics(deliverer, receiver, db):
+    client = await deliverer(METRICS_TOKEN=SCRAPE_TOKEN)
+
+    async def counted() -> dict:
+        response = await client.get("/metrics", headers={"Authorization": f"Bearer {SCRAPE_TOKEN}"})
+        return samples(await response.text())
+
+    before = await counted()
+    receiver.answers = [500, 204]
+    await add_endpoint(db, hook_url(receiver.server.port))
+    await assign_riders(client, db, 1)
+    await until(lambda: db.fetchval("SELECT attempts = 1 FROM webhook_deliveries"))
+    after = await counted()
+    moved = {
+        outcome: value(after, "webhook_deliveries_total", outcome=outcome)
+        - value(before, "webhook_deliveries_total", outcome=outcome)
+        for outcome in ("refused", "succeeded")
+    }
+    assert moved == {"refused": 1, "succeeded": 0}
 
 
 async def test_a_failed_attempt_is_retried_after_5_s_with_the_same_id(deliverer, receiver, db):

@@ -1,0 +1,247 @@
+"""Prometheus metrics (DESIGN §11): the stable names, and `GET /metrics` behind METRICS_TOKEN.
+
+`serve` runs several web processes; each writes its values to files in
+PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode, chosen when the library is
+first imported: `serve` sets the variable before it starts them), and a scrape of any one of
+them sums them all. Counters of a process that has exited stay in the sums (a counter never
+goes back); its gauges leave them (`mark_process_dead`, called by `serve`).
+
+Labels are bounded: `route` is the route's template (`/admin/riders/{rider_id}`), never the
+path, and every path no route matched shares one label, so no rider ID, proof code or job ID
+becomes a label.
+
+Who counts what: the request middleware (`http_*`), the pool sampler below (`db_pool_*`), the
+scheduler (`job_runs_total`), the messaging outbox (`messages_total`), the sign-in throttle
+(`sign_in_failures_total`), the webhooks engine (`webhook_deliveries_total`); `ai_jobs` is
+read from the database at each scrape (see `Reading`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+from aiohttp import web
+from prometheus_client import (
+    CONTENT_TYPE_PLAIN_0_0_4,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+
+from app.core.auth import bearer_key
+from app.core.keys import POOL
+
+PATH = "/metrics"
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+# The `route` of a request no route matched (404, 405): one label for any path.
+UNMATCHED = "unmatched"
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+# Any other method (aiohttp accepts any token) is one label too.
+OTHER_METHOD = "other"
+# How often each process writes its pool's state.
+POOL_SAMPLE_INTERVAL = 1.0
+# Readings (database queries at scrape time) that take longer are left out of that scrape.
+READING_TIMEOUT = 1.0
+
+# In multiprocess mode a metric without labels opens its file when it is made, below: the
+# operator's folder may not exist yet (`serve` would make it, but imports come first).
+if _given_dir := os.environ.get(MULTIPROC_DIR):
+    os.makedirs(_given_dir, exist_ok=True)
+
+# The metrics of this module live in a registry of its own: one scrape shows only them (and,
+# in multiprocess mode, the files hold only them anyway).
+REGISTRY = CollectorRegistry()
+
+HTTP_REQUESTS = Counter(
+    "http_requests_total",
+    "HTTP requests answered, by method, route template and status.",
+    ("method", "route", "status"),
+    registry=REGISTRY,
+)
+HTTP_DURATION = Histogram(
+    "http_request_duration_seconds",
+    "Time to answer an HTTP request (a streamed body: to its end), by method and route template.",
+    ("method", "route"),
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+    registry=REGISTRY,
+)
+DB_POOL_CONNECTIONS = Gauge(
+    "db_pool_connections",
+    "Connections of the web processes' PostgreSQL pools, by state (used, idle).",
+    ("state",),
+    multiprocess_mode="livesum",
+    registry=REGISTRY,
+)
+DB_POOL_WAITING = Gauge(
+    "db_pool_waiting",
+    "Requests waiting for a pooled PostgreSQL connection.",
+    multiprocess_mode="livesum",
+    registry=REGISTRY,
+)
+JOB_RUNS = Counter(
+    "job_runs_total",
+    "Scheduled job runs in this service's processes, by job and outcome"
+    " (succeeded, failed, skipped: another process had the lock or the slot).",
+    ("job", "outcome"),
+    registry=REGISTRY,
+)
+MESSAGES = Counter(
+    "messages_total",
+    "Messages to riders recorded, by status (sent, failed, logged).",
+    ("status",),
+    registry=REGISTRY,
+)
+SIGN_IN_FAILURES = Counter(
+    "sign_in_failures_total",
+    "Failed sign-ins, by area (admin, rider).",
+    ("area",),
+    registry=REGISTRY,
+)
+WEBHOOK_DELIVERIES = Counter(
+    "webhook_deliveries_total",
+    "Webhook delivery attempts, by outcome; counted by the webhooks engine.",
+    ("outcome",),
+    registry=REGISTRY,
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A gauge read from the database at each scrape (state that lives in PostgreSQL, shared
+    by every process and instance): its reader returns (label values, value) pairs."""
+
+    name: str
+    documentation: str
+    labels: tuple[str, ...]
+
+
+AI_JOBS = Reading("ai_jobs", "AI jobs in the database, by kind and status.", ("kind", "status"))
+
+Reader = Callable[[asyncpg.Pool], Awaitable[Iterable[tuple[tuple[str, ...], float]]]]
+READERS = web.AppKey("metric_readers", dict)
+
+
+# The request metrics' children by (method, route, status), so that a request costs one dict
+# lookup instead of two `labels()` calls (each validates and locks). Bounded as the labels are.
+_REQUEST_CHILDREN: dict[tuple[str, str, int], tuple] = {}
+
+
+def observe_request(method: str, route: str | None, status: int, seconds: float) -> None:
+    key = (method if method in METHODS else OTHER_METHOD, route or UNMATCHED, status)
+    try:
+        count, duration = _REQUEST_CHILDREN[key]
+    except KeyError:
+        count, duration = _REQUEST_CHILDREN[key] = (
+            HTTP_REQUESTS.labels(key[0], key[1], str(status)),
+            HTTP_DURATION.labels(key[0], key[1]),
+        )
+    count.inc()
+    duration.observe(seconds)
+
+
+def multiprocess_dir() -> str | None:
+    return os.environ.get(MULTIPROC_DIR) or None
+
+
+@contextlib.contextmanager
+def multiprocess_files() -> Iterator[Path]:
+    """For `serve`, before it starts a web process: the folder their values go to (the
+    operator's PROMETHEUS_MULTIPROC_DIR, else a fresh one removed at the end), emptied of a
+    previous run's files, whose counters would otherwise be added to this run's."""
+    given = multiprocess_dir()
+    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="rider-ops-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink()
+    os.environ[MULTIPROC_DIR] = str(path)
+    try:
+        yield path
+    finally:
+        if given is None:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def process_exited(pid: int) -> None:
+    """A web process has exited: its gauges leave the sums (its counters stay)."""
+    mark_process_dead(pid, multiprocess_dir())
+
+
+class _Readings:
+    """The values of this scrape's readings, as a collector."""
+
+    def __init__(self, values: Mapping[Reading, Iterable[tuple[tuple[str, ...], float]]]):
+        self._values = values
+
+    def collect(self):
+        for reading, samples in self._values.items():
+            family = GaugeMetricFamily(reading.name, reading.documentation, labels=reading.labels)
+            for labels, value in samples:
+                family.add_metric(labels, value)
+            yield family
+
+
+async def _read(pool: asyncpg.Pool, readers: Mapping[Reading, Reader]) -> dict:
+    values = {}
+    for reading, reader in readers.items():
+        try:
+            async with asyncio.timeout(READING_TIMEOUT):
+                values[reading] = list(await reader(pool))
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            # The request and pool metrics matter most during an outage: scrape them anyway.
+            continue
+    return values
+
+
+def exposition(readings: Mapping[Reading, Iterable] = ()) -> bytes:
+    registry = CollectorRegistry()
+    path = multiprocess_dir()
+    if path is not None:
+        MultiProcessCollector(registry, path=path)
+    else:
+        registry.register(REGISTRY)
+    registry.register(_Readings(dict(readings)))
+    return generate_latest(registry)
+
+
+@bearer_key("metrics_token")
+async def metrics(request: web.Request) -> web.Response:
+    readings = await _read(request.app[POOL], request.app[READERS])
+    body = await asyncio.to_thread(exposition, readings)
+    # The classic text format: every Prometheus version reads it, and the names need no more.
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_PLAIN_0_0_4})
+
+
+async def _sample_pool(app: web.Application) -> None:
+    while True:
+        pool = app[POOL]
+        size, idle = pool.get_size(), pool.get_idle_size()
+        DB_POOL_CONNECTIONS.labels("used").set(size - idle)
+        DB_POOL_CONNECTIONS.labels("idle").set(idle)
+        DB_POOL_WAITING.set(pool.waiting)
+        await asyncio.sleep(POOL_SAMPLE_INTERVAL)
+
+
+async def _pool_sampler(app: web.Application):
+    task = asyncio.create_task(_sample_pool(app))
+    yield
+    task.cancel()
+
+
+def setup(app: web.Application, readers: Mapping[Reading, Reader]) -> None:
+    """`readers`: how each Reading is read (the packages that own the tables know)."""
+    app[READERS] = dict(readers)
+    app.router.add_get(PATH, metrics)
+    # After the pool's own context: it samples an open pool and stops before it closes.
+    app.cleanup_ctx.append(_pool_sampler)
