@@ -10,7 +10,7 @@ from app.admin.forms import SetupForm, SignInForm, read
 from app.admin.guard import ADMIN
 from app.core import database, html, pages, sessions
 from app.core.keys import POOL, SETTINGS
-from app.core.throttle import TooManyAttempts
+from app.core.throttle import TooManyAttempts, client_address
 
 log = structlog.get_logger("admin")
 
@@ -75,7 +75,9 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
     if not request.app[SETTINGS].session_secret_ok:
         return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     try:
-        session_id = await accounts.sign_in(request.app[POOL], values["email"], values["password"])
+        session_id = await accounts.sign_in(
+            request.app[POOL], values["email"], values["password"], client_address(request)
+        )
     except accounts.WrongCredentials:
         return _sign_in_page(request, 401, values=entered, problem=WRONG)
     except TooManyAttempts as exc:

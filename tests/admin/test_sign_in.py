@@ -105,8 +105,8 @@ async def test_sixth_attempt_is_429_even_with_the_right_password(page_client, ma
 async def test_throttle_names_the_minutes_left(page_client, make_admin, db):
     admin = await make_admin()
     await db.execute(
-        "INSERT INTO sign_in_attempts (kind, subject, at)"
-        " SELECT 'admin', 'ada@example.com', now() - interval '12 minutes 30 seconds'"
+        "INSERT INTO sign_in_attempts (kind, subject, address, at)"
+        " SELECT 'admin', 'ada@example.com', '127.0.0.1', now() - interval '12 minutes 30 seconds'"
         " FROM generate_series(1, 5)"
     )
     response = await sign_in(page_client, admin)
