@@ -14,6 +14,7 @@ BENCHMARKS = (
     "admin_paths",
     "csv",
     "ai",
+    "sign_in",
 )
 
 names = sys.argv[1:] or BENCHMARKS

@@ -28,7 +28,7 @@ async def sign_in(pool: asyncpg.Pool, email: str, password: str, address: str) -
     attempt = await throttle.admit(pool, THROTTLE, email.lower(), address)
     row = await store.credentials(pool, email)
     usable = row is not None and row["disabled_at"] is None
-    if not await verify_password(row["password_hash"] if usable else None, password):
+    if not await verify_password(row["password_hash"] if usable else None, password, address):
         raise WrongCredentials
     await throttle.forget(pool, attempt)
     return await sessions.create(pool, sessions.ADMIN, admin_id=row["admin_id"])
