@@ -12,7 +12,7 @@ from aiohttp import web
 from app.admin.forms import read
 from app.admin.guard import ADMIN
 from app.admin.routes import panel
-from app.ai import assistant, jobs, sources, store, uploads
+from app.ai import assistant, extraction, jobs, sources, store, uploads
 from app.ai.client import PROVIDER, ProviderError
 from app.ai.forms import LANGUAGE_LABELS, TranslateForm
 from app.ai.texts import texts
@@ -153,11 +153,6 @@ async def knowledge_page(request: web.Request) -> web.Response:
     return await _knowledge_page(request)
 
 
-def _passages(kind: str, data: bytes) -> tuple[str, list[str]]:
-    text = sources.extract(kind, data)
-    return text, sources.pieces(text, PASSAGE_CHARS)
-
-
 @routes.post("/admin/knowledge")
 async def upload_knowledge(request: web.Request) -> web.StreamResponse:
     try:
@@ -168,9 +163,10 @@ async def upload_knowledge(request: web.Request) -> web.StreamResponse:
     if kind is None:
         return await _knowledge_page(request, 400, f"Upload {KNOWLEDGE_TYPES}.")
     try:
-        text, passages = await asyncio.to_thread(_passages, kind, data)
+        text = await extraction.text_of(kind, data, extraction.KNOWLEDGE_DOCUMENT)
     except sources.SourceError as exc:
         return await _knowledge_page(request, 400, f"The file could not be read: {exc}.")
+    passages = await asyncio.to_thread(sources.pieces, text, PASSAGE_CHARS)
     await store.add_knowledge(
         request.app[POOL], name, len(data), len(text), request[ADMIN].admin_id, passages
     )
