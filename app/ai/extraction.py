@@ -13,8 +13,8 @@ import sys
 
 from app.ai import documents
 from app.ai.sources import OUT_OF_MEMORY, Bounds, SourceError
+from app.core.http import MiB
 
-MiB = 1024 * 1024
 # What one course can take from its source (the model gets it in at most MAX_PARTS parts).
 COURSE_SOURCE = Bounds(chars=documents.MAX_PARTS * documents.PART_CHARS, pages=2_000)
 # A knowledge document: about 1,700 pages of text.

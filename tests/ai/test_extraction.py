@@ -14,6 +14,7 @@ import structlog
 
 from app.ai import documents, extraction
 from app.ai.sources import Bounds, SourceError
+from app.core.http import MiB
 from tests.ai.files import (
     MANIFEST,
     make_pdf,
@@ -72,7 +73,7 @@ async def test_a_pdf_bomb_is_killed_at_its_time_limit():
 
 
 async def test_a_pdf_bomb_that_needs_too_much_memory_is_ended(monkeypatch):
-    monkeypatch.setattr(extraction, "MEMORY_LIMIT", 200 * extraction.MiB)
+    monkeypatch.setattr(extraction, "MEMORY_LIMIT", 200 * MiB)
     with pytest.raises(SourceError, match="^reading the file needed more than 200 MB of memory$"):
         await extraction.text_of("pdf", memory_bomb_pdf(), UNBOUNDED, seconds=60)
     assert _children() == []
