@@ -124,20 +124,14 @@ def _one_page_pdf(content: bytes) -> bytes:
 
 
 def text_bomb_pdf(megabytes: int = 60) -> bytes:
-    """A PDF of about 60 KB whose one page's content stream inflates to `megabytes` MB of
+    """A PDF of about 150 KB whose one page's content stream inflates to `megabytes` MB of
     short text lines (pypdf's own limit on one stream is 75 MB): tens of millions of
-    characters of text, and minutes of CPU to take them all out."""
+    characters of text, hundreds of MB of parsed operators and minutes of CPU to take them
+    all out."""
     line = b"(Helmets save lives) Tj T* "
     return _one_page_pdf(
         b"BT /F1 11 Tf 14 TL 72 700 Td " + line * (megabytes * MiB // len(line)) + b"ET"
     )
-
-
-def memory_bomb_pdf(megabytes: int = 60) -> bytes:
-    """A PDF of about 60 KB whose one page's content stream inflates to `megabytes` MB: one
-    text operator whose array holds tens of millions of numbers, each a Python object once
-    parsed: gigabytes of memory."""
-    return _one_page_pdf(b"BT /F1 11 Tf [" + b"1 " * (megabytes * MiB // 2) + b"] TJ ET")
 
 
 def with_method(package: bytes, name: str, method: int, flags: int = 0) -> bytes:

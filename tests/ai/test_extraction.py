@@ -19,7 +19,6 @@ from tests.ai.files import (
     MANIFEST,
     make_pdf,
     make_scorm,
-    memory_bomb_pdf,
     text_bomb_pdf,
     with_method,
 )
@@ -75,7 +74,7 @@ async def test_a_pdf_bomb_is_killed_at_its_time_limit():
 async def test_a_pdf_bomb_that_needs_too_much_memory_is_ended(monkeypatch):
     monkeypatch.setattr(extraction, "MEMORY_LIMIT", 200 * MiB)
     with pytest.raises(SourceError, match="^reading the file needed more than 200 MB of memory$"):
-        await extraction.text_of("pdf", memory_bomb_pdf(), UNBOUNDED, seconds=60)
+        await extraction.text_of("pdf", text_bomb_pdf(), UNBOUNDED, seconds=60)
     assert _children() == []
 
 
