@@ -9,6 +9,7 @@ import pytest
 import structlog
 
 from app.ai import store
+from app.ai.client import Provider
 from app.core import database
 from app.training import courses
 from tests.ai import fake_ai as fake
@@ -160,6 +161,24 @@ async def test_a_malformed_chunk_ends_the_answer_with_error_then_done(
     assert len(lines) == 1 and lines[0]["reason"].startswith(
         "the AI provider's answer could not be read"
     )
+    assert not [line for line in logs if line["event"] == "unhandled error"]
+
+
+async def test_any_failure_once_the_stream_started_still_ends_it_well(
+    ai_client, make_rider, fake_ai, monkeypatch
+):
+    async def failing_stream(self, messages):
+        yield "Pay at "
+        raise RuntimeError("a bug of ours")
+
+    client = await rider_client(ai_client, make_rider)
+    monkeypatch.setattr(Provider, "stream", failing_stream)  # after the start's warm-up
+    with structlog.testing.capture_logs() as logs:
+        response = await ask(client)
+        body = await asyncio.wait_for(response.text(), 30)
+    assert [name for name, _ in events(body)] == ["message", "error", "done"]
+    lines = [line for line in logs if line["event"] == "Assistant stream failed"]
+    assert [line["reason"] for line in lines] == ["unexpected error (RuntimeError)"]
     assert not [line for line in logs if line["event"] == "unhandled error"]
 
 
