@@ -5,7 +5,7 @@ from __future__ import annotations
 import structlog
 from aiohttp import web
 
-from app.core import database, pages, sessions
+from app.core import database, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.throttle import TooManyAttempts, client_address
@@ -67,8 +67,8 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
             rider_id=rider_id,
             problem=("too_many_attempts", {"minutes": exc.minutes}),
         )
-    except database.UNAVAILABLE:
-        log.exception("rider sign-in failed: database unreachable")
+    except database.UNAVAILABLE as exc:
+        middleware.OUTAGES.failure(exc)  # one line now and then, as any other request's
         return _sign_in_page(
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
