@@ -18,7 +18,7 @@ from marshmallow import EXCLUDE, ValidationError
 
 from app.admin.course_form import read_course
 from app.admin.layout import render
-from app.core import pages, sql
+from app.core import pages, sql, uploads
 from app.core.forms import first_error
 from app.core.keys import POOL
 from app.training import courses
@@ -201,8 +201,8 @@ async def _uploaded_json(request: web.Request):
     """The JSON value of the multipart field `file`, read up to IMPORT_MAX_BYTES."""
     if request.content_type != "multipart/form-data":
         raise ImportRefused("Choose a course file (.json) to import.")
-    reader = await request.multipart()
-    while (part := await reader.next()) is not None:
+    parts = await uploads.reader(request)
+    while (part := await parts.next()) is not None:
         if part.name != "file":
             continue
         data = bytearray()

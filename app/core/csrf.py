@@ -2,8 +2,11 @@
 
 Signed in, the token is the session's own secret (stored with the session). Before sign-in
 (the sign-in and setup forms) it is bound to a random pre-session cookie: the form's token must
-equal the cookie, which another site can neither read nor set. Multipart forms (file uploads,
-read as a stream by their handler) carry the token in the action's query string instead.
+equal the cookie, which another site can neither read nor set. A multipart form (a file upload,
+read as a stream by its handler) carries the token as its first part, a hidden field before
+the file input (browsers send the fields in the page's order): it is checked before any of
+the file is read, and the handler reads on from the same reader (`uploads.reader`). A token in
+the address would reach logs and Referer headers.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
+from app.core import uploads
 from app.core.errors import ApiError
 from app.core.html import is_html_path
 from app.core.keys import SETTINGS
@@ -53,9 +57,26 @@ def _set_pre_session_cookie(request: web.Request, response: web.StreamResponse) 
         )
 
 
+# Longer than any token: a first part past it is no token, and is not read further.
+_TOKEN_MAX = 256
+
+
+async def _first_part(request: web.Request) -> str | None:
+    try:
+        part = await (await uploads.reader(request)).next()
+        if not isinstance(part, BodyPartReader) or part.name != FIELD:
+            return None
+        value = await part.read_chunk(_TOKEN_MAX)
+        if not part.at_eof():
+            return None
+    except (ValueError, KeyError, AssertionError):  # no boundary, or no multipart at all
+        return None
+    return value.decode("utf-8", "replace")
+
+
 async def _given(request: web.Request) -> str | None:
     if request.content_type == "multipart/form-data":
-        return request.query.get(FIELD)
+        return await _first_part(request)
     value = (await request.post()).get(FIELD)
     return value if isinstance(value, str) else None
 
