@@ -92,7 +92,7 @@ def apply_action(values: dict, action: str) -> dict:
     kind, _, number = rest.partition("_")
     if verb == "add" and kind in rows:
         values["extra_" + kind] = 1
-    elif kind in rows and number.isascii() and number.isdigit():
+    elif kind in rows and number.isascii() and number.isdigit() and len(number) <= 4:
         index, items = int(number), rows[kind]
         if verb == "remove" and index < len(items):
             del items[index]

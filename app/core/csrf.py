@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
+import structlog
 from aiohttp import BodyPartReader, web
 
 from app.core import uploads
@@ -22,12 +23,16 @@ from app.core.html import is_html_path
 from app.core.keys import SETTINGS
 from app.core.sessions import Session
 
+log = structlog.get_logger("app.csrf")
+
 FIELD = "csrf_token"
 PRE_SESSION_COOKIE = "csrf_presession"
 
 # Set by the guard of a signed-in area (admin panel, rider app).
 SESSION = web.RequestKey("web_session", Session)
 _NEW_PRE_SESSION = web.RequestKey("csrf_new_pre_session", str)
+
+UNREADABLE = ApiError(400, "This form could not be read (its text is not UTF-8). Reload the page.")
 
 FORBIDDEN = ApiError(
     403, "This form has expired or did not come from this site. Reload the page and try again."
@@ -77,7 +82,12 @@ async def _first_part(request: web.Request) -> str | None:
 async def _given(request: web.Request) -> str | None:
     if request.content_type == "multipart/form-data":
         return await _first_part(request)
-    value = (await request.post()).get(FIELD)
+    try:
+        form = await request.post()
+    except (UnicodeDecodeError, LookupError) as exc:  # bytes of another encoding, a charset
+        log.info("form body unreadable", error_class=type(exc).__name__)
+        raise UNREADABLE from None
+    value = form.get(FIELD)
     return value if isinstance(value, str) else None
 
 

@@ -8,6 +8,7 @@ import asyncpg
 from app.core import sessions, throttle
 from app.rider import store
 from app.training.pins import pin_matches
+from app.training.riders import MAX_LENGTHS
 
 THROTTLE = throttle.sign_in_limits("rider")
 
@@ -27,6 +28,8 @@ async def sign_in(
     (the attempt stays counted), NotActive or throttle.TooManyAttempts (nothing checked)
     otherwise. The PIN check is one HMAC (app/training/pins.py), cheap enough for the event
     loop."""
+    if len(rider_id) > MAX_LENGTHS["riderId"]:  # no such rider: nothing to count or look up
+        raise WrongCredentials
     attempt = await throttle.admit(pool, THROTTLE, rider_id, address)
     row = await store.rider_by_id(pool, rider_id)
     if row is None or row["pin_hash"] is None or not pin_matches(row["pin_hash"], pin):
