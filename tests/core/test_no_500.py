@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
 import structlog
 
+from tests.admin.test_courses import _import as import_course
 from tests.rider.rows import add_rider, course_for, signed_in
 from tests.web import PageClient
 
@@ -72,6 +74,20 @@ async def test_a_question_or_lesson_number_of_5000_digits_is_a_400(client, db, a
         editor = f"/admin/courses/{course_id}"
         response = await admin_client.submit(editor, {"up_lesson_" + "9" * 5000: "1"})
         assert response.status in (200, 400)
+    _no_traceback(logs)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [b'{"title": "\\ud800", "lessons": []}', b'{"title": "x", "pass_mark": ' + b"9" * 5000 + b"}"],
+)
+async def test_a_course_import_with_a_lone_surrogate_or_a_huge_number_is_a_400(
+    admin_client, document
+):
+    with structlog.testing.capture_logs() as logs:
+        response = await import_course(admin_client, document)
+    assert response.status == 400
+    assert "The file is not valid JSON" in await response.text()
     _no_traceback(logs)
 
 
