@@ -32,7 +32,23 @@ valid body holds answers 400 before it is parsed, and a process handles two bulk
 time: a third waits up to 30 s, then answers 503 (`busy`, `Retry-After: 5`).
 JSON answers carry `Cache-Control: no-store`. A 405 answer carries `Allow`.
 An unknown path answers 404 and a wrong method 405, both with a JSON error body in the shape
-of the family whose prefix was called.
+of the family whose prefix was called (the longest prefix wins: `/api/v1/exchanges/...` is the
+shop's, the rest of `/api/v1/...` training's; a path under no family's prefix gets
+`{ "error", "code" }`). An unexpected failure answers 500 in the same shape.
+
+* Keys are matched exactly (case-sensitive); in `Authorization: Bearer <key>` the scheme word
+  is case-insensitive. A key header whose bytes are not UTF-8 is a wrong key.
+* Only ASCII digits are digits: an ID, a page number or any number read from text (`٣`, `１`,
+  `¹`) is a malformed value (in a path, an unknown one), never another number.
+* Text PostgreSQL cannot store (U+0000) is refused: a rider row or a shop import record gets it
+  as its own error; anywhere else the request answers 400 (422 on the shop's paths) and nothing
+  is written. A JSON string with an unpaired surrogate escape (`"\\ud800"`) is no text at all:
+  the whole request answers 400 (422 on the shop's paths) and nothing is written.
+* A JSON number beyond 64 bits or beyond a double's range (`1e400`) is still JSON: validation
+  reports it as a wrong value of its field, not the whole body as invalid.
+* A request waits at most 5 s for a database connection and every statement runs at most 60 s;
+  past either, and while the database is unreachable, it answers 500 (`internal_error`):
+  retry later with backoff.
 """
 
 

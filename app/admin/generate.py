@@ -10,7 +10,7 @@ from app.ai import jobs, sources
 from app.core import pages, uploads
 from app.core.keys import SETTINGS
 
-NOT_CONFIGURED = "AI is not configured: set AI_API_KEY and AI_MODEL (see the README's AI section)."
+NOT_CONFIGURED = "AI is not configured: set AI_API_KEY and AI_MODEL (see docs/ai.md)."
 SOURCE_TYPES = "a PDF, a SCORM package (.zip), or a .txt or .md file"
 
 routes = web.RouteTableDef()

@@ -29,8 +29,8 @@ SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
 
 
 class RiderFilters(Schema):
-    """The riders list's filters, read alike by its page and its exports (README, riders
-    list): each exact but the search text `q`, at most as long as the rider's field."""
+    """The riders list's filters, read alike by its page and its exports (docs/admin-panel.md:
+    riders list): each exact but the search text `q`, at most as long as the rider's field."""
 
     q = Text(validate=validate.Length(max=200))
     market = fields.String(validate=validate.OneOf(MARKETS))

@@ -1,4 +1,4 @@
-"""The riders list's `q` (README, riders list; the CSV export reads it the same way)."""
+"""The riders list's `q` (docs/admin-panel.md: riders list; the CSV export reads it alike)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _like_escaped(text: str) -> str:
 
 @dataclass(frozen=True)
 class RiderSearch:
-    """The riders list's `q` as the statement's parameters (README, riders list)."""
+    """The riders list's `q` as the statement's parameters (docs/admin-panel.md, riders list)."""
 
     rider_id: str | None
     name_pattern: str | None

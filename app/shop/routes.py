@@ -50,8 +50,8 @@ AUTH_ERRORS = {
 INVALID = (
     422,
     (
-        "Validation error: `message` is the first text, `errors` maps each field to "
-        "its texts (Laravel wording)",
+        "Validation error: `message` is the first text (plus `(and N more errors)` when there "
+        "are more), `errors` maps each field to its texts (Laravel wording)",
         ShopErrorSchema,
     ),
 )

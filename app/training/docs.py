@@ -15,6 +15,8 @@ Creates or updates riders, matched on the trimmed `riderId`, then runs the autom
 * If a `riderId` appears more than once, the last valid row wins; rejected rows are reported
   and change nothing. `inserted` and `updated` count distinct riders.
 * Unknown fields are ignored. The PIN is stored hashed and never returned.
+* A rider set `inactive`, or sent a PIN, is signed out of the rider app at once. Any PIN sent
+  counts, the same one too: an integration that re-sends unchanged PINs signs those riders out.
 * Saving and the rules are one transaction: a request saves all its valid rows or none.
   Concurrent calls that touch the same riders wait for each other (rows are written in
   `riderId` order, so they cannot deadlock); a clash PostgreSQL still reports answers 409.
@@ -84,10 +86,11 @@ course), oldest first, across all markets and rider statuses. Times are UTC,
 
 * Page with `cursor` (the previous page's `nextCursor`): it neither skips nor repeats records,
   even when many share a completion time. When `cursor` is given, `since` is ignored; an empty
-  `cursor=` counts as absent. A cursor is opaque and tied to this server's integration key:
-  after the key is rotated, start again with `since`.
+  `cursor=` counts as absent. A cursor is opaque and tied to this server's integration key: a
+  damaged or foreign cursor answers 400, and after the key is rotated, start again with `since`.
 * `since`: an ISO 8601 date (midnight UTC) or date-time (no offset means UTC); records completed
-  strictly after it. An empty `since=` counts as absent.
+  strictly after it (times are stored in whole milliseconds: the page starts at the next one).
+  An empty `since=` counts as absent.
 * `next` and `nextCursor` are set only when the page is full; null means nothing more for now.
   `next` is the last record's `completedAt`, kept for older integrations.
 * To pick up later completions, start again with `since` set to the `completedAt` of the last

@@ -44,7 +44,8 @@ async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> Save
     """Upsert riders (IDs unique), then run the automatic rules for them; one transaction.
 
     Checking only the saved riders is enough: a rider who was not saved cannot newly match a
-    rule unless a path changed, and every path change runs the rules for everyone (load-data).
+    rule unless a path changed, and every path change runs the rules for every rider (load-data
+    runs them all after a file, the panel's path form that path's).
     """
     async with conn.transaction():
         inserted, updated = await upsert_riders(conn, riders)

@@ -1,5 +1,5 @@
-"""Per-route body limits on the real endpoints (README: each bulk route takes what its maximum
-needs, counted in bytes and in objects/arrays before parsing; 1 MiB elsewhere)."""
+"""Per-route body limits on the real endpoints (the OpenAPI description: each bulk route takes
+what its maximum needs, counted in bytes and in objects/arrays before parsing; 1 MiB elsewhere)."""
 
 import orjson
 import pytest

@@ -49,7 +49,7 @@ async def test_backup_restores_into_a_fresh_database(
     (line,) = [e for e in logs if e["event"] == "backup written"]
     assert line["archive"] == str(context.settings.backup_dir / name)
 
-    # The restore documented in the README.
+    # The restore documented in docs/operations.md.
     subprocess.run(
         [
             str(pg_bin_dir() / "pg_restore"),
