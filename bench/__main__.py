@@ -18,6 +18,7 @@ BENCHMARKS = (
     "ai",
     "webhooks",
     "metrics",
+    "sign_in",
 )
 
 names = sys.argv[1:] or BENCHMARKS

@@ -11,7 +11,7 @@ import asyncpg
 from app.core import sessions, sql, throttle
 from app.core.passwords import hash_password, verify_password
 
-THROTTLE_KIND = "admin"
+THROTTLE = throttle.sign_in_limits("admin")
 
 SQL = sql.load(
     "admin",
@@ -75,16 +75,16 @@ class SetupRefused(Exception):
     pass
 
 
-async def sign_in(pool: asyncpg.Pool, email: str, password: str) -> str:
-    """A new session id for the admin; WrongCredentials (recorded for the throttle) or
-    throttle.TooManyAttempts otherwise. A disabled admin cannot sign in."""
-    subject = email.lower()
-    await throttle.check(pool, THROTTLE_KIND, subject)
+async def sign_in(pool: asyncpg.Pool, email: str, password: str, address: str) -> str:
+    """A new session id for the admin; WrongCredentials (the attempt stays counted) or
+    throttle.TooManyAttempts (nothing checked) otherwise. A disabled admin cannot sign in."""
+    attempt = await throttle.admit(pool, THROTTLE, email.lower(), address)
     row = await credentials(pool, email)
     usable = row is not None and row["disabled_at"] is None
-    if not await verify_password(row["password_hash"] if usable else None, password):
-        await throttle.record_failure(pool, THROTTLE_KIND, subject)
+    if not await verify_password(row["password_hash"] if usable else None, password, address):
+        throttle.failed(THROTTLE)
         raise WrongCredentials
+    await throttle.forget(pool, attempt)
     return await sessions.create(pool, sessions.ADMIN, admin_id=row["admin_id"])
 
 

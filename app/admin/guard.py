@@ -29,4 +29,6 @@ async def guard(request: web.Request, handler):
         raise web.HTTPSeeOther(SIGN_IN)
     request[csrf.SESSION] = session
     request[ADMIN] = await accounts.admin(pool, session.admin_id)
-    return await handler(request)
+    response = await handler(request)
+    sessions.renew_cookie(request, response, sessions.ADMIN, session)
+    return response

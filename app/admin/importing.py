@@ -34,7 +34,7 @@ from app.admin.csv_riders import (
 from app.admin.exports import stream_csv
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.core import database, html, sql
+from app.core import database, html, sql, uploads
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL
 from app.training import store as training_store
@@ -118,8 +118,8 @@ async def receive(request: web.Request, upload: BinaryIO) -> None:
         raise FileTooLarge
     if request.content_type != "multipart/form-data":
         raise FileRefused(CHOOSE_FILE)
-    reader = await request.multipart()
-    while (part := await reader.next()) is not None:
+    parts = await uploads.reader(request)
+    while (part := await parts.next()) is not None:
         if part.name != "file":
             await part.release()
             continue

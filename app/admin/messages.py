@@ -37,9 +37,11 @@ class MessagesQuery(Schema):
         for name, key in (("since", "from"), ("until", "to")):
             if name in data:
                 try:
-                    date.fromisoformat(data[name])
+                    day = date.fromisoformat(data[name])
                 except ValueError:
                     raise ValidationError(DAY_ERROR, key) from None
+                if day == date.max:  # "to" runs until the next day's start, which is none
+                    raise ValidationError(DAY_ERROR, key)
 
 
 SQL = sql.load(

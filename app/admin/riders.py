@@ -15,6 +15,7 @@ from app.core import database, pages, sessions, sql
 from app.core.fields import Text
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
+from app.messaging.links import revoke_links
 from app.messaging.notifications import notify_flag
 from app.training import store as training
 from app.training.assignments import MAX_VALUE_LENGTH
@@ -197,6 +198,15 @@ async def reset_pin(request: web.Request) -> web.Response:
         await sessions.revoke_rider(conn, rider_id)
     # Shown once, on this answer only: the PIN is stored hashed.
     notice = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
+    return await _rider_page(request, rider_id, notice=notice)
+
+
+@routes.post(RIDER + "/links/revoke")
+async def revoke_rider_links(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    if not await revoke_links(request.app[POOL], rider_id):
+        raise web.HTTPNotFound
+    notice = f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
     return await _rider_page(request, rider_id, notice=notice)
 
 

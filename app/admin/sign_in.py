@@ -7,11 +7,11 @@ from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin import accounts
-from app.core import database, html, pages, sessions
+from app.core import database, html, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.passwords import MIN_LENGTH
-from app.core.throttle import TooManyAttempts
+from app.core.throttle import TooManyAttempts, client_address
 
 log = structlog.get_logger("admin")
 
@@ -73,13 +73,15 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
     if not request.app[SETTINGS].session_secret_ok:
         return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     try:
-        session_id = await accounts.sign_in(request.app[POOL], values["email"], values["password"])
+        session_id = await accounts.sign_in(
+            request.app[POOL], values["email"], values["password"], client_address(request)
+        )
     except accounts.WrongCredentials:
         return _sign_in_page(request, 401, values=entered, problem=WRONG)
     except TooManyAttempts as exc:
         return _sign_in_page(request, 429, values=entered, problem=str(exc))
-    except database.UNAVAILABLE:
-        log.exception("sign-in failed: database unreachable")
+    except database.UNAVAILABLE as exc:
+        middleware.OUTAGES.failure(exc)  # one line now and then, as any other request's
         return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     return _signed_in(session_id, request)
 

@@ -37,6 +37,8 @@ except ImportError:  # pragma: no cover - openai < 3
     import httpx as _http
 
 HTTP_ERRORS = (openai.APIError, _http.HTTPError)
+# What a malformed chunk raises as the client parses it (not JSON, or JSON of another shape).
+MALFORMED = (ValueError, TypeError, AttributeError, KeyError, IndexError)
 
 
 class ProviderError(Exception):
@@ -113,10 +115,23 @@ class Provider:
             # Closed however the reading ends (a rider who leaves closes this generator).
             async with chunks:
                 async for chunk in chunks:
-                    if chunk.choices and (text := chunk.choices[0].delta.content):
+                    if text := _text_of(chunk):
                         yield text
         except HTTP_ERRORS as exc:
             raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
+        except MALFORMED as exc:
+            raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
+
+
+def _text_of(chunk) -> str | None:
+    """A chunk's text. The client builds chunks without validating them: a field of another
+    type raises here, or is something other than text."""
+    if not chunk.choices:
+        return None
+    text = chunk.choices[0].delta.content
+    if text is not None and not isinstance(text, str):
+        raise TypeError("a chunk's content is not text")
+    return text
 
 
 # The app's provider, or None when the AI is not configured (DESIGN §1).

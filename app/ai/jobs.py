@@ -21,7 +21,7 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.ai import documents, sources, store
+from app.ai import documents, extraction, sources, store
 from app.ai.client import PROVIDER, Provider, ProviderError
 from app.core.keys import POOL
 from app.training import courses
@@ -125,18 +125,14 @@ async def _generate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record)
     if kind is None:
         raise JobFailed("the file is not a PDF, a SCORM package (.zip), .txt or .md")
     chunks = await store.job_source(pool, job["job_id"])
-    parts = await asyncio.to_thread(_source_parts, kind, chunks)
+    text = await extraction.text_of(kind, b"".join(chunks), extraction.COURSE_SOURCE)
+    parts = await asyncio.to_thread(documents.parts, text)
     document = await documents.generate_course(provider, parts)
     async with pool.acquire() as conn, conn.transaction():
         if not await store.lock_running_job(conn, job["job_id"]):
             return  # the sweep failed it meanwhile (and logged it)
         course_id = await courses.save_course(conn, document)
         await store.finish_job(conn, job["job_id"], "succeeded", course_id=course_id)
-
-
-def _source_parts(kind: str, chunks: list[bytes]) -> list[str]:
-    """CPU work, in a thread: the file's text in parts that fit the model's context."""
-    return documents.parts(sources.extract(kind, b"".join(chunks)))
 
 
 async def _translate(pool: asyncpg.Pool, provider: Provider, job: asyncpg.Record) -> None:

@@ -7,19 +7,15 @@ import asyncio
 
 import asyncpg
 
-from app.ai import sources, store
+from app.ai import extraction, sources, store
 
 PASSAGE_CHARS = 1_500
 
 
-def _passages(kind: str, data: bytes) -> tuple[str, list[str]]:
-    text = sources.extract(kind, data)
-    return text, sources.pieces(text, PASSAGE_CHARS)
-
-
 async def add(pool: asyncpg.Pool, kind: str, name: str, data: bytes, admin_id: int) -> int:
     """The new document's id; SourceError when its text cannot be taken out."""
-    text, passages = await asyncio.to_thread(_passages, kind, data)
+    text = await extraction.text_of(kind, data, extraction.KNOWLEDGE_DOCUMENT)
+    passages = await asyncio.to_thread(sources.pieces, text, PASSAGE_CHARS)
     return await store.add_knowledge(pool, name, len(data), len(text), admin_id, passages)
 
 

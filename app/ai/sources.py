@@ -2,19 +2,27 @@
 and its HTML pages), plain text and Markdown; and text cut into pieces (a source into parts
 that fit the model's context, a knowledge document into passages).
 
-These functions are CPU work: callers run them in a thread (`asyncio.to_thread`).
+`extract` is CPU and memory work on a stranger's file: it runs in a child process with limits
+that end it (`app/ai/extraction.py` starts it; `main` below is the child's side). `pieces`
+runs in a thread.
 """
 
 from __future__ import annotations
 
 import io
+import lzma
 import posixpath
 import re
+import resource
+import sys
 import zipfile
+import zlib
+from dataclasses import dataclass
 from html.parser import HTMLParser
-from xml.etree import ElementTree
 
 import pypdf
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import ParseError, fromstring
 from pypdf.errors import PyPdfError
 
 from app.core.http import MiB
@@ -31,8 +39,42 @@ SOURCE_KINDS = {".pdf": "pdf", ".zip": "scorm", ".txt": "text", ".md": "text", "
 KNOWLEDGE_KINDS = {".pdf": "pdf", ".txt": "text", ".md": "text", ".markdown": "text"}
 
 
+# The compression methods Python's zipfile reads.
+READABLE_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+# Exit status of the child when its memory ran out (a SourceError's is 2).
+OUT_OF_MEMORY = 3
+
+
 class SourceError(Exception):
     """A file whose text cannot be taken out; the message says why, for the team."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Where extraction stops: characters of text, pages of a PDF."""
+
+    chars: int
+    pages: int
+
+
+class _TooMuchText(BaseException):
+    """Past the bounds' characters. Not an Exception: pypdf catches those around each form a
+    page draws and goes on."""
+
+
+class _Text:
+    """Text gathered up to the bounds' characters."""
+
+    def __init__(self, bounds: Bounds):
+        self.bounds = bounds
+        self.parts: list[str] = []
+        self.length = 0
+
+    def add(self, text: str) -> None:
+        self.length += len(text)
+        if self.length > self.bounds.chars:
+            raise _TooMuchText
+        self.parts.append(text)
 
 
 def kind_of(filename: str, kinds: dict[str, str]) -> str | None:
@@ -40,31 +82,40 @@ def kind_of(filename: str, kinds: dict[str, str]) -> str | None:
     return kinds.get(posixpath.splitext(filename.lower())[1])
 
 
-def extract(kind: str, data: bytes) -> str:
+def extract(kind: str, data: bytes, bounds: Bounds) -> str:
     """The text of a file of `kind`, NUL characters removed (PostgreSQL cannot store them)."""
-    text = {"pdf": pdf_text, "scorm": scorm_text, "text": plain_text}[kind](data)
-    text = text.replace("\x00", "").strip()
-    if not text:
-        raise SourceError("the file holds no text")
-    return text
-
-
-def plain_text(data: bytes) -> str:
+    text = _Text(bounds)
     try:
-        return data.decode("utf-8-sig")
+        {"pdf": pdf_text, "scorm": scorm_text, "text": plain_text}[kind](data, text)
+    except _TooMuchText:
+        raise SourceError(f"the file holds more than {bounds.chars:,} characters of text") from None
+    joined = "".join(text.parts).replace("\x00", "").strip()
+    if not joined:
+        raise SourceError("the file holds no text")
+    return joined
+
+
+def plain_text(data: bytes, text: _Text) -> None:
+    try:
+        text.add(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise SourceError("the file is not UTF-8 text") from None
 
 
-def pdf_text(data: bytes) -> str:
+def pdf_text(data: bytes, text: _Text) -> None:
     if not data.startswith(b"%PDF-"):
         raise SourceError("the file is not a PDF")
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             raise SourceError("the PDF is encrypted")
-        return "\n\n".join(page.extract_text() or "" for page in reader.pages)
-    except (PyPdfError, ValueError, KeyError, TypeError) as exc:
+        if len(reader.pages) > text.bounds.pages:
+            raise SourceError(f"the PDF has more than {text.bounds.pages:,} pages")
+        for page in reader.pages:
+            # Counted as pypdf finds it: a page of nested forms stops at the limit too.
+            page.extract_text(visitor_text=lambda piece, *_: text.add(piece))
+            text.add("\n\n")
+    except (PyPdfError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise SourceError(f"the PDF could not be read ({type(exc).__name__})") from None
 
 
@@ -78,7 +129,7 @@ def _inside(name: str) -> str | None:
     return normal
 
 
-def scorm_text(data: bytes) -> str:
+def scorm_text(data: bytes, text: _Text) -> None:
     """The text of the package's HTML pages, in the order its manifest lists them."""
     try:
         package = zipfile.ZipFile(io.BytesIO(data))
@@ -102,27 +153,40 @@ def scorm_text(data: bytes) -> str:
         pages = [files[page] for page in _manifest_pages(manifest) if page in files]
         if not pages:
             raise SourceError("the SCORM package lists no HTML page")
-        return "\n\n".join(
-            html_text(_read(package, page).decode("utf-8", "replace")) for page in pages
-        )
+        for page in pages:
+            text.add(html_text(_read(package, page).decode("utf-8", "replace")))
+            text.add("\n\n")
 
 
 def _read(package: zipfile.ZipFile, entry: zipfile.ZipInfo) -> bytes:
+    if entry.flag_bits & 0x1:
+        raise SourceError(f"the package holds an encrypted file ({entry.filename})")
+    if entry.compress_type not in READABLE_METHODS:
+        raise SourceError(
+            f"the package's file {entry.filename} is compressed with a method that cannot be "
+            f"read (method {entry.compress_type})"
+        )
     # The header's size may lie: never read more than it declares.
-    with package.open(entry) as file:
-        data = file.read(entry.file_size + 1)
+    try:
+        with package.open(entry) as file:
+            data = file.read(entry.file_size + 1)
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError):
+        raise SourceError(f"the package's file {entry.filename} is damaged") from None
     if len(data) > entry.file_size:
         raise SourceError(f"the package looks like a zip bomb ({entry.filename})")
     return data
 
 
 def _manifest_pages(manifest: bytes) -> list[str]:
-    """The HTML files the manifest's resources name, in order, as paths inside the package."""
-    if b"<!DOCTYPE" in manifest or b"<!ENTITY" in manifest:
-        raise SourceError("imsmanifest.xml declares a DOCTYPE or entities, which are refused")
+    """The HTML files the manifest's resources name, in order, as paths inside the package.
+    A DOCTYPE or an entity is refused by the parser itself, in whatever encoding it comes."""
     try:
-        root = ElementTree.fromstring(manifest)
-    except ElementTree.ParseError:
+        root = fromstring(manifest, forbid_dtd=True)
+    except DefusedXmlException:
+        raise SourceError(
+            "imsmanifest.xml declares a DOCTYPE or entities, which are refused"
+        ) from None
+    except ParseError:
         raise SourceError("imsmanifest.xml is not valid XML") from None
     pages: list[str] = []
     for element in root.iter():
@@ -223,3 +287,30 @@ def pieces(text: str, size: int) -> list[str]:
 
 def _flush(paragraphs: list[str]) -> list[str]:
     return ["\n\n".join(paragraphs)] if paragraphs else []
+
+
+def main() -> None:
+    """The child process of app/ai/extraction.py: `python -m app.ai.sources KIND CHARS PAGES
+    MEMORY SECONDS` with the file on standard input. Its address space and CPU time are
+    limited first; then the text goes to standard output (exit 0), or the SourceError's
+    message (exit 2), or nothing (exit OUT_OF_MEMORY)."""
+    kind, chars, pages, memory, seconds = sys.argv[1], *map(int, sys.argv[2:6])
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    # A backstop should the parent die before it kills a child that runs too long.
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+    data = sys.stdin.buffer.read()
+    try:
+        text = extract(kind, data, Bounds(chars, pages))
+    except MemoryError:
+        sys.exit(OUT_OF_MEMORY)
+    except SourceError as exc:
+        sys.stdout.buffer.write(str(exc).encode())
+        sys.exit(2)
+    except Exception as exc:  # noqa: BLE001 - a stranger's file: any failure is the file's
+        sys.stdout.buffer.write(f"the file could not be read ({type(exc).__name__})".encode())
+        sys.exit(2)
+    sys.stdout.buffer.write(text.encode("utf-8", "replace"))  # a lone surrogate becomes "?"
+
+
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 
 import orjson
 import structlog
@@ -45,3 +46,23 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     # The pool retries its connections through an outage with a traceback a try; the request
     # middleware reports the outage itself, one line now and then.
     logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
+
+
+class Sampled:
+    """An event logged at most once per key every `interval` seconds, with how many were left
+    out since (`suppressed`): a flood of the same trouble must not bury the log."""
+
+    def __init__(self, logger, event: str, *, level: str = "error", interval: float = 5.0):
+        self._log = getattr(logger, level)
+        self._event = event
+        self._interval = interval
+        self._last: dict[str, float] = {}
+        self._suppressed: dict[str, int] = {}
+
+    def __call__(self, key: str, **fields) -> None:
+        now = time.monotonic()
+        if key in self._last and now - self._last[key] < self._interval:
+            self._suppressed[key] = self._suppressed.get(key, 0) + 1
+            return
+        self._last[key] = now
+        self._log(self._event, **fields, suppressed=self._suppressed.pop(key, 0))

@@ -20,6 +20,7 @@ from app.core.database import UNAVAILABLE
 from app.core.errors import NUL_MESSAGE, SURROGATE_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
 from app.core.keys import ERROR_SHAPES
+from app.core.logs import Sampled
 from app.core.probes import QUIET_PATHS
 
 log = structlog.get_logger("app.http")
@@ -67,22 +68,11 @@ class OutageLog:
     INTERVAL = 5.0
 
     def __init__(self) -> None:
-        self._last: dict[str, float] = {}
-        self._suppressed: dict[str, int] = {}
+        self._line = Sampled(log, "database unavailable", interval=self.INTERVAL)
 
     def failure(self, exc: BaseException) -> None:
         kind = type(exc).__name__
-        now = time.monotonic()
-        if now - self._last.get(kind, -self.INTERVAL) < self.INTERVAL:
-            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
-            return
-        self._last[kind] = now
-        log.error(
-            "database unavailable",
-            error_class=kind,
-            error=str(exc)[:200],
-            suppressed=self._suppressed.pop(kind, 0),
-        )
+        self._line(kind, error_class=kind, error=str(exc)[:200])
 
 
 OUTAGES = OutageLog()

@@ -14,6 +14,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
+from app.core import pages
 from app.core.errors import ErrorShape
 from app.core.http import json_response
 from app.core.keys import ERROR_SHAPES
@@ -203,13 +204,15 @@ DOCS_PAGE = """<!doctype html>
 <link rel="stylesheet" href="/api/docs/static/swagger-ui.css"></head>
 <body><div id="docs"></div>
 <script src="/api/docs/static/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({url: "/api/openapi.json", dom_id: "#docs"});</script>
+<script src="/static/api-docs.js"></script>
 </body></html>
 """
 
 
 async def docs_page(_: web.Request) -> web.Response:
-    return web.Response(text=DOCS_PAGE, content_type="text/html", charset="utf-8")
+    response = web.Response(text=DOCS_PAGE, content_type="text/html", charset="utf-8")
+    pages.frame_headers(response)  # under /api, so not a page to the headers hook
+    return response
 
 
 def _swagger_static_dir() -> str:

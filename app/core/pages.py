@@ -14,6 +14,7 @@ from aiohttp import web
 
 from app.core import csrf
 from app.core.html import ENVIRONMENT, STATIC_DIR, is_html_path
+from app.core.keys import SETTINGS
 
 # No inline script or style anywhere (no `<script>` blocks, `on*=` or `style=` attributes):
 # everything comes from this origin's static files.
@@ -23,15 +24,29 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+# The Server header names no software version (aiohttp's default does).
+SERVER = "rider-ops"
+# A year, the usual: once a browser has seen the service over https it never tries http.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
+
+
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.app[SETTINGS].secure_cookies:  # PUBLIC_BASE_URL is https
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
     if not is_html_path(request.path) or request.path.startswith("/static/"):
         return
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    frame_headers(response)
     response.headers.setdefault("Referrer-Policy", "same-origin")
     # Pages are personal or carry a form's token: never kept by a browser or proxy cache.
     response.headers.setdefault("Cache-Control", "no-store")
+
+
+def frame_headers(response: web.StreamResponse) -> None:
+    """The CSP (no inline script) and no framing: every page's, and the API docs page's."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Frame-Options", "DENY")
 
 
 # Only the files present at start: no path from the address reaches the file system.

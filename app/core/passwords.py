@@ -1,9 +1,16 @@
-"""argon2id password hashes, computed in a thread: a hash takes tens of milliseconds of CPU,
-which would stall every request on the event loop."""
+"""argon2id password hashes, computed on a small pool of threads of their own: a hash takes
+tens of milliseconds of CPU and 64 MiB, which would stall every request on the event loop, and
+on the shared default pool a flood of sign-ins with random emails would queue the CSV import
+and PDF parsing behind it (and them behind it). The sign-in limits (docs/security.md) bound how
+many hashes a flood gets; this pool bounds how many run at once, and the hashes of one client
+address take turns, so that a flood from one address holds one thread at most."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -12,12 +19,43 @@ _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 
 MIN_LENGTH = 12
 
+# Hashes at once, per process: the rest wait their turn here, not on the default pool.
+HASH_THREADS = 2
+_threads = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2")
+
 # Verified when no account matches, so that an unknown email costs as long as a known one.
 _UNMATCHED = _hasher.hash("no account has this password")
 
 
+async def _on_hash_threads(function, *args):
+    return await asyncio.get_running_loop().run_in_executor(_threads, function, *args)
+
+
+class _Turns:
+    """One lock per client address while it has a hash running or waiting."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._users: Counter[str] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def of(self, address: str):
+        self._users[address] += 1
+        lock = self._locks.setdefault(address, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[address] -= 1
+            if not self._users[address]:
+                del self._users[address], self._locks[address]
+
+
+_turns = _Turns()
+
+
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await _on_hash_threads(_hasher.hash, password)
 
 
 def _verify(password_hash: str | None, password: str) -> bool:
@@ -27,6 +65,8 @@ def _verify(password_hash: str | None, password: str) -> bool:
         return False
 
 
-async def verify_password(password_hash: str | None, password: str) -> bool:
-    """Whether the password matches; None (no such account) never matches but costs the same."""
-    return await asyncio.to_thread(_verify, password_hash, password)
+async def verify_password(password_hash: str | None, password: str, address: str) -> bool:
+    """Whether the password matches; None (no such account) never matches but costs the same.
+    `address` is the client's: its checks run one after the other."""
+    async with _turns.of(address):
+        return await _on_hash_threads(_verify, password_hash, password)

@@ -16,6 +16,7 @@ from aiohttp import web
 
 from app.core import sql
 from app.core.config import Settings
+from app.core.keys import SETTINGS
 
 SQL = sql.load(
     "web",
@@ -37,10 +38,21 @@ class Kind:
     lifetime: timedelta
     # A sliding session lives `lifetime` after the last visit, a fixed one after sign-in.
     sliding: bool
+    # However often it is visited, a session ends this long after sign-in.
+    absolute: timedelta
 
 
-ADMIN = Kind("admin", "admin_session", "/admin", timedelta(hours=12), sliding=True)
-RIDER = Kind("rider", "rider_session", "/", timedelta(days=7), sliding=False)
+ADMIN = Kind(
+    "admin",
+    "admin_session",
+    "/admin",
+    timedelta(hours=12),
+    sliding=True,
+    absolute=timedelta(days=7),
+)
+RIDER = Kind(
+    "rider", "rider_session", "/", timedelta(days=7), sliding=False, absolute=timedelta(days=7)
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +98,7 @@ async def load(pool: asyncpg.Pool, kind: Kind, request: web.Request) -> Session 
     if not session_id:
         return None
     row = await pool.fetchrow(
-        SQL.touch_session, _hash(session_id), kind.name, kind.sliding, kind.lifetime
+        SQL.touch_session, _hash(session_id), kind.name, kind.sliding, kind.lifetime, kind.absolute
     )
     return Session(**row) if row else None
 
@@ -117,16 +129,40 @@ async def remember_language(
         await pool.execute(SQL.set_session_language, _hash(session_id), language)
 
 
-def set_cookie(response: web.StreamResponse, kind: Kind, session_id: str, settings: Settings):
+def set_cookie(
+    response: web.StreamResponse,
+    kind: Kind,
+    session_id: str,
+    settings: Settings,
+    lifetime: timedelta | None = None,
+):
+    """The session's cookie, kept by the browser for `lifetime` (default: the kind's)."""
     response.set_cookie(
         kind.cookie,
         session_id,
-        max_age=int(kind.lifetime.total_seconds()),
+        max_age=int((lifetime or kind.lifetime).total_seconds()),
         path=kind.path,
         httponly=True,
         secure=settings.secure_cookies,
         samesite="Lax",
     )
+
+
+def renew_cookie(
+    request: web.Request, response: web.StreamResponse, kind: Kind, session: Session
+) -> None:
+    """A sliding session's cookie lives as long as the session now does (its Max-Age set at
+    sign-in would end it while the session lives on); unless the answer already set it (a
+    sign-out clears it) or is under way."""
+    session_id = request.cookies.get(kind.cookie)
+    if (
+        kind.sliding
+        and session_id
+        and kind.cookie not in response.cookies
+        and not response.prepared
+    ):
+        left = session.expires_at - datetime.now(session.expires_at.tzinfo)
+        set_cookie(response, kind, session_id, request.app[SETTINGS], left)
 
 
 def clear_cookie(response: web.StreamResponse, kind: Kind) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import posixpath
 
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, MultipartReader, web
 
 from app.core.http import MiB
 
@@ -14,6 +14,17 @@ FIELD = "file"
 # Room for the multipart framing and the form's other fields around the file.
 FRAMING = 64 * 1024
 CHUNK = 256 * 1024
+
+
+# The reader of a multipart form whose first part (the csrf_token) the CSRF check has read.
+READER = web.RequestKey("multipart_reader", MultipartReader)
+
+
+async def reader(request: web.Request) -> MultipartReader:
+    """The form's parts, after those already read (the CSRF check reads the token's)."""
+    if READER not in request:
+        request[READER] = await request.multipart()
+    return request[READER]
 
 
 class UploadRefused(Exception):
@@ -32,8 +43,8 @@ async def read_file(request: web.Request, limit: int) -> tuple[str, bytes]:
         raise UploadRefused(400, "Choose a file to upload.")
     if request.content_length is not None and request.content_length > limit + FRAMING:
         raise too_large(limit)
-    reader = await request.multipart()
-    while (part := await reader.next()) is not None:
+    parts = await reader(request)
+    while (part := await parts.next()) is not None:
         if part.name != FIELD or not isinstance(part, BodyPartReader) or not part.filename:
             continue
         chunks, size = [], 0

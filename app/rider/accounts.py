@@ -1,4 +1,5 @@
-"""Rider sign-in (DESIGN §7): rider ID and PIN, throttled per rider ID, a server-side session."""
+"""Rider sign-in (DESIGN §7): rider ID and PIN, within the sign-in limits (app/core/throttle.py),
+a server-side session."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import asyncpg
 from app.core import sessions, throttle
 from app.rider import store
 from app.training.pins import pin_matches
+from app.training.riders import MAX_LENGTHS
 
-THROTTLE_KIND = "rider"
+THROTTLE = throttle.sign_in_limits("rider")
 
 
 class WrongCredentials(Exception):
@@ -19,15 +21,21 @@ class NotActive(Exception):
     """An inactive rider with the right PIN."""
 
 
-async def sign_in(pool: asyncpg.Pool, rider_id: str, pin: str, language: str | None) -> str:
+async def sign_in(
+    pool: asyncpg.Pool, rider_id: str, pin: str, language: str | None, address: str
+) -> str:
     """A new session id for the rider, in `language` (else the rider's own); WrongCredentials
-    (recorded for the throttle), NotActive or throttle.TooManyAttempts otherwise. The PIN
-    check is one HMAC (app/training/pins.py), cheap enough for the event loop."""
-    await throttle.check(pool, THROTTLE_KIND, rider_id)
+    (the attempt stays counted), NotActive or throttle.TooManyAttempts (nothing checked)
+    otherwise. The PIN check is one HMAC (app/training/pins.py), cheap enough for the event
+    loop."""
+    if len(rider_id) > MAX_LENGTHS["riderId"]:  # no such rider: nothing to count or look up
+        raise WrongCredentials
+    attempt = await throttle.admit(pool, THROTTLE, rider_id, address)
     row = await store.rider_by_id(pool, rider_id)
     if row is None or row["pin_hash"] is None or not pin_matches(row["pin_hash"], pin):
-        await throttle.record_failure(pool, THROTTLE_KIND, rider_id)
+        throttle.failed(THROTTLE)
         raise WrongCredentials
+    await throttle.forget(pool, attempt)
     if row["status"] == "inactive":
         raise NotActive
     return await start_session(pool, rider_id, language or row["language"])

@@ -92,6 +92,10 @@ async def ask(request: web.Request) -> web.StreamResponse:
         except ProviderError as exc:
             log.error("Assistant stream failed", reason=exc.reason)
             await response.write(_event(words["failed"], "error"))
+        except Exception as exc:  # noqa: BLE001 - the headers are sent: no other answer can follow
+            reason = f"unexpected error ({type(exc).__name__})"
+            log.error("Assistant stream failed", reason=reason, exc_info=True)
+            await response.write(_event(words["failed"], "error"))
         await response.write(_event("", "done"))
         await response.write_eof()
     except ConnectionResetError:

@@ -26,7 +26,8 @@ def chosen_language(form: MultiDictProxy) -> str | None:
     return language if language in LANGUAGES else None
 
 
-_QUESTION = re.compile(r"q([0-9]+)")
+# At most 4 digits: a quiz has at most 30 questions, and int() refuses 4,300 digits and more.
+_QUESTION = re.compile(r"q([0-9]{1,4})")
 
 
 class QuizAnswers:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import structlog
 from aiohttp import web
 
-from app.core import database, pages, sessions
+from app.core import database, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
-from app.core.throttle import TooManyAttempts
+from app.core.throttle import TooManyAttempts, client_address
 from app.rider import accounts
 from app.rider.forms import SignInForm, chosen_language
 from app.rider.layout import asked_language, render
@@ -50,7 +50,9 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
     try:
-        session_id = await accounts.sign_in(request.app[POOL], rider_id, values["pin"], language)
+        session_id = await accounts.sign_in(
+            request.app[POOL], rider_id, values["pin"], language, client_address(request)
+        )
     except accounts.WrongCredentials:
         return _sign_in_page(
             request, language, 401, rider_id=rider_id, problem=("wrong_credentials", {})
@@ -65,8 +67,8 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
             rider_id=rider_id,
             problem=("too_many_attempts", {"minutes": exc.minutes}),
         )
-    except database.UNAVAILABLE:
-        log.exception("rider sign-in failed: database unreachable")
+    except database.UNAVAILABLE as exc:
+        middleware.OUTAGES.failure(exc)  # one line now and then, as any other request's
         return _sign_in_page(
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )

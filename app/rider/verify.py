@@ -22,7 +22,8 @@ log = structlog.get_logger("rider.verify")
 
 routes = web.RouteTableDef()
 
-THROTTLE_KIND = "verify"
+# The client address is the subject: 5 unknown codes in 15 minutes.
+THROTTLE = throttle.Limits("verify", per_subject=5, per_address=5)
 PROOF_CODE = re.compile(r"[ABCDEFGHJKMNPQRSTVWXYZ2-9]{8}")
 
 
@@ -32,7 +33,7 @@ async def verify_page(request: web.Request) -> web.Response:
     pool = request.app[POOL]
     address = throttle.client_address(request)
     try:
-        await throttle.check(pool, THROTTLE_KIND, address)
+        attempt = await throttle.admit(pool, THROTTLE, address, address)
     except throttle.TooManyAttempts as exc:
         log.info("proof check throttled")
         context = {"found": None, "minutes": exc.minutes}
@@ -40,7 +41,7 @@ async def verify_page(request: web.Request) -> web.Response:
     code = request.match_info["proof_code"]
     found = await store.verify_proof(pool, code) if PROOF_CODE.fullmatch(code) else None
     if found is None:
-        await throttle.record_failure(pool, THROTTLE_KIND, address)
         return render(request, "rider/verify.html", {"found": None}, status=404, language=language)
+    await throttle.forget(pool, attempt)
     context = {"found": found, "code": code, "name": progress.public_name(found["name"])}
     return render(request, "rider/verify.html", context, language=language)

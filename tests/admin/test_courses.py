@@ -265,10 +265,9 @@ async def test_a_course_without_lessons_has_no_export(admin_client, db):
 async def _import(admin_client, content: bytes | str, filename="course.json"):
     token = await admin_client.csrf("/admin/courses")
     form = FormData()
+    form.add_field("csrf_token", token)
     form.add_field("file", content, filename=filename, content_type="application/json")
-    return await admin_client.post(
-        f"/admin/courses/import?csrf_token={token}", data=form, allow_redirects=False
-    )
+    return await admin_client.post("/admin/courses/import", data=form, allow_redirects=False)
 
 
 async def test_import_makes_a_new_unpublished_course_from_an_export(admin_client, db):

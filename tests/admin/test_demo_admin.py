@@ -30,7 +30,7 @@ async def test_demo_data_makes_an_admin_only_when_asked(empty_database_url, data
     password = re.search(r"demo admin demo@example.com, password (\S+) \(shown once", result.stdout)
     ((email, stored),) = _admins(empty_database_url)
     assert email == "demo@example.com"
-    assert await verify_password(stored, password.group(1))
+    assert await verify_password(stored, password.group(1), "127.0.0.1")
 
 
 def test_demo_data_refuses_a_bad_admin_email(database_url):

@@ -1,9 +1,13 @@
 """The rider page and its actions: status, PIN reset, flag, path."""
 
+import asyncio
 import re
+from datetime import UTC, datetime
 
+from app.messaging.links import one_tap_link
 from app.training.pins import pin_matches
 from tests.admin.riders_data import FLAG_PATH_ID, PATH_ID, add_history, add_riders
+from tests.conftest import make_settings
 
 
 async def _rider_session(db, rider_id: str) -> None:
@@ -213,3 +217,48 @@ async def test_assign_an_unknown_or_malformed_path_is_a_400(admin_client, db):
         assert response.status == 400, path_id
         assert message in await response.text()
     assert await db.fetchval("SELECT count(*) FROM assignments") == 0
+
+
+def _link_token(rider_id: str) -> str:
+    link = one_tap_link(make_settings(), rider_id, datetime.now(UTC))
+    return link.rpartition("/t/")[2]
+
+
+async def _link_works(client, token: str) -> bool:
+    response = await client.get(f"/t/{token}", allow_redirects=False)
+    return response.status == 303
+
+
+async def test_a_pin_reset_or_a_status_change_refuses_the_links_sent_before(
+    admin_client, db, make_client
+):
+    await add_riders(db)
+    rider = await make_client()
+    for action, data in [("pin", {}), ("status", {"status": "suspended"})]:
+        token = _link_token("R-1")
+        await db.execute("UPDATE riders SET status = 'active' WHERE rider_id = 'R-1'")
+        await admin_client.submit(
+            f"/admin/riders/R-1/{action}", data, form_page="/admin/riders/R-1"
+        )
+        assert not await _link_works(rider, token), action
+    await asyncio.sleep(1)  # a link names the second it was issued
+    assert await _link_works(rider, _link_token("R-1"))  # new links work
+
+
+async def test_the_rider_page_revokes_the_links_and_sessions(admin_client, db, make_client):
+    await add_riders(db)
+    await _rider_session(db, "R-1")
+    token = _link_token("R-1")
+    page = await (await admin_client.get("/admin/riders/R-1")).text()
+    assert 'action="/admin/riders/R-1/links/revoke"' in page
+    response = await admin_client.submit(
+        "/admin/riders/R-1/links/revoke", {}, form_page="/admin/riders/R-1"
+    )
+    assert response.status == 200
+    assert "The one-tap links sent to R-1 until now no longer work" in await response.text()
+    assert not await _link_works(await make_client(), token)
+    assert await _sessions(db, "R-1") == 0
+    response = await admin_client.submit(
+        "/admin/riders/nobody/links/revoke", {}, form_page="/admin/riders/R-1"
+    )
+    assert response.status == 404

@@ -12,7 +12,7 @@ import pytest
 from app.admin import accounts
 from app.core import database
 from tests.conftest import POOL_MODE
-from tests.web import PageClient
+from tests.web import PageClient, csrf_of
 
 FORM = {"email": "first@example.com", "name": "First Admin", "password": "a long passphrase"}
 
@@ -20,6 +20,24 @@ FORM = {"email": "first@example.com", "name": "First Admin", "password": "a long
 async def _token(database_url) -> str:
     async with database.connect(database_url) as conn:
         return await accounts.new_setup_token(conn)
+
+
+async def test_a_setup_link_older_than_24_hours_is_refused(page_client, database_url, db):
+    token = await _token(database_url)
+    await db.execute("UPDATE admin_setup_tokens SET created_at = now() - interval '24 hours 1 s'")
+    page = f"/admin/setup?token={token}"
+    assert (await page_client.get(page)).status == 403
+    await db.execute("UPDATE admin_setup_tokens SET created_at = now() - interval '23 hours'")
+    token_page = await page_client.get(page)
+    assert token_page.status == 200
+    await db.execute("UPDATE admin_setup_tokens SET created_at = now() - interval '25 hours'")
+    response = await page_client.post(
+        "/admin/setup",
+        data={**FORM, "token": token, "csrf_token": csrf_of(await token_page.text())},
+        allow_redirects=False,
+    )
+    assert response.status == 403
+    assert await db.fetchval("SELECT count(*) FROM admins") == 0
 
 
 async def test_setup_link_creates_the_first_admin_once(page_client, database_url, db):

@@ -105,8 +105,8 @@ async def test_sixth_attempt_is_429_even_with_the_right_password(page_client, ma
 async def test_throttle_names_the_minutes_left(page_client, make_admin, db):
     admin = await make_admin()
     await db.execute(
-        "INSERT INTO sign_in_attempts (kind, subject, at)"
-        " SELECT 'admin', 'ada@example.com', now() - interval '12 minutes 30 seconds'"
+        "INSERT INTO sign_in_attempts (kind, subject, address, at)"
+        " SELECT 'admin', 'ada@example.com', '127.0.0.1', now() - interval '12 minutes 30 seconds'"
         " FROM generate_series(1, 5)"
     )
     response = await sign_in(page_client, admin)
@@ -228,3 +228,31 @@ async def test_only_the_hash_of_the_session_id_is_stored(admin_client, db):
     stored = await db.fetchval("SELECT id_hash FROM web_sessions")
     assert session_id.encode() not in stored
     assert len(stored) == 32
+
+
+def _max_age(response) -> int:
+    return int(response.cookies["admin_session"]["max-age"])
+
+
+async def test_each_visit_renews_the_cookie_for_the_sliding_12_hours(admin_client, db):
+    response = await admin_client.get("/admin")
+    assert 11.9 * 3600 < _max_age(response) <= 12 * 3600
+    response = await admin_client.submit("/admin/sign-out", {}, form_page="/admin")
+    assert response.cookies["admin_session"].value == ""  # sign-out's clearing stands
+
+
+async def test_a_session_ends_7_days_after_sign_in_however_often_visited(admin_client, db):
+    await db.execute(
+        "UPDATE web_sessions SET created_at = now() - interval '7 days' + interval '1 minute'"
+    )
+    response = await admin_client.get("/admin")
+    assert response.status == 200
+    assert _max_age(response) <= 60
+    left = await db.fetchval("SELECT expires_at - now() FROM web_sessions")
+    assert left.total_seconds() <= 60
+    await db.execute(
+        "UPDATE web_sessions SET created_at = now() - interval '7 days 1 second',"
+        " expires_at = now() + interval '12 hours'"
+    )
+    response = await admin_client.get("/admin", allow_redirects=False)
+    assert response.status == 303 and response.headers["Location"] == "/admin/sign-in"

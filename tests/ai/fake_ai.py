@@ -91,8 +91,11 @@ def slow(seconds: float, then=None) -> object:
     return answer
 
 
-def stream(pieces: list[str], *, cut: bool = False, pause: float = 0.0) -> object:
-    """SSE chunks of `pieces`; `cut`: the connection drops after them (no [DONE])."""
+def stream(
+    pieces: list[str], *, cut: bool = False, pause: float = 0.0, then: bytes = b""
+) -> object:
+    """SSE chunks of `pieces`; `cut`: the connection drops after them (no [DONE]); `then`:
+    raw bytes sent after them (a malformed chunk)."""
 
     async def answer(request, _body):
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
@@ -102,6 +105,7 @@ def stream(pieces: list[str], *, cut: bool = False, pause: float = 0.0) -> objec
             await response.write(chunk(piece))
             if pause:
                 await asyncio.sleep(pause)
+        await response.write(then)
         if cut:
             request.transport.abort()
             return response

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 import structlog
 
 from app.ai import store
+from app.ai.client import Provider
 from app.core import database
 from app.training import courses
 from tests.ai import fake_ai as fake
@@ -133,6 +135,51 @@ async def test_a_provider_failure_mid_stream_ends_the_answer_with_a_message(
     assert len(lines) == 1 and lines[0]["log_level"] == "error"
     assert lines[0]["reason"]
     assert "Pay at" not in str(logs)
+
+
+@pytest.mark.parametrize(
+    "malformed",
+    [
+        b"data: {not json\n\n",
+        b'data: {"id": "x", "choices": {"0": "not a list"}}\n\n',
+        b'data: {"id": "x", "choices": [{"index": 0, "delta": "not an object"}]}\n\n',
+        b"data: [1, 2]\n\n",
+    ],
+)
+async def test_a_malformed_chunk_ends_the_answer_with_error_then_done(
+    ai_client, make_rider, fake_ai, malformed
+):
+    client = await rider_client(ai_client, make_rider)
+    fake_ai.script.append(fake.stream(["Pay at "], then=malformed))
+    with structlog.testing.capture_logs() as logs:
+        response = await ask(client)
+        body = await asyncio.wait_for(response.text(), 30)  # it hung before
+    assert response.status == 200
+    assert [name for name, _ in events(body)] == ["message", "error", "done"]
+    assert "HTTP/1.1" not in body  # no second response written into the stream
+    lines = [line for line in logs if line["event"] == "Assistant stream failed"]
+    assert len(lines) == 1 and lines[0]["reason"].startswith(
+        "the AI provider's answer could not be read"
+    )
+    assert not [line for line in logs if line["event"] == "unhandled error"]
+
+
+async def test_any_failure_once_the_stream_started_still_ends_it_well(
+    ai_client, make_rider, fake_ai, monkeypatch
+):
+    async def failing_stream(self, messages):
+        yield "Pay at "
+        raise RuntimeError("a bug of ours")
+
+    client = await rider_client(ai_client, make_rider)
+    monkeypatch.setattr(Provider, "stream", failing_stream)  # after the start's warm-up
+    with structlog.testing.capture_logs() as logs:
+        response = await ask(client)
+        body = await asyncio.wait_for(response.text(), 30)
+    assert [name for name, _ in events(body)] == ["message", "error", "done"]
+    lines = [line for line in logs if line["event"] == "Assistant stream failed"]
+    assert [line["reason"] for line in lines] == ["unexpected error (RuntimeError)"]
+    assert not [line for line in logs if line["event"] == "unhandled error"]
 
 
 async def test_a_provider_that_refuses_the_request(ai_client, make_rider, fake_ai):

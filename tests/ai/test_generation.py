@@ -27,8 +27,9 @@ GENERATE = "/admin/courses/generate"
 async def upload(client, name: str, data: bytes, path: str = GENERATE):
     token = await client.csrf("/admin/courses/generate")
     form = aiohttp.FormData(quote_fields=False)  # the name as a browser sends it
+    form.add_field("csrf_token", token)  # first, as a browser sends the page's hidden field
     form.add_field("file", io.BytesIO(data), filename=name)
-    return await client.post(f"{path}?csrf_token={token}", data=form, allow_redirects=False)
+    return await client.post(path, data=form, allow_redirects=False)
 
 
 async def generated(client, name: str, data: bytes, logs=None) -> tuple[str, str]:
@@ -286,8 +287,8 @@ async def test_upload_refusals(ai_admin):
     assert "Upload a PDF, a SCORM package (.zip), or a .txt or .md file." in await response.text()
     token = await ai_admin.csrf(GENERATE)
     response = await ai_admin.post(
-        f"{GENERATE}?csrf_token={token}",
-        data=aiohttp.FormData({"other": "x"}, default_to_multipart=True),
+        GENERATE,
+        data=aiohttp.FormData({"csrf_token": token, "other": "x"}, default_to_multipart=True),
         allow_redirects=False,
     )
     assert response.status == 400 and "Choose a file to upload." in await response.text()

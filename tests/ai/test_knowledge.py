@@ -26,8 +26,9 @@ HANDBOOK = "\n\n".join(
 async def upload(client, name: str, data: bytes):
     token = await client.csrf(KNOWLEDGE)
     form = aiohttp.FormData(quote_fields=False)  # the name as a browser sends it
+    form.add_field("csrf_token", token)  # first, as a browser sends the page's hidden field
     form.add_field("file", io.BytesIO(data), filename=name)
-    return await client.post(f"{KNOWLEDGE}?csrf_token={token}", data=form, allow_redirects=False)
+    return await client.post(KNOWLEDGE, data=form, allow_redirects=False)
 
 
 async def test_a_text_document_is_split_listed_searched_and_deleted(ai_admin, database_url):

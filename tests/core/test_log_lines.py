@@ -53,9 +53,8 @@ def logged_events() -> set[str]:
 
 
 def guide() -> str:
-    """The operations guide (branch `ops` wrote its part beside it until they are merged)."""
-    paths = [ROOT / "docs" / "operations.md", ROOT / "docs" / "operations-ops.md"]
-    return "\n".join(path.read_text(encoding="utf-8") for path in paths if path.exists())
+    """The operations guide."""
+    return (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
 
 
 def error_table() -> dict[str, str]:

@@ -1,0 +1,83 @@
+"""argon2 hashes on threads of their own (issue 23, item 3): a default thread pool that is
+busy (CSV import, PDF parsing) does not hold up a sign-in, and a sign-in flood does not take
+the default pool."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from app.core import passwords
+from tests.web import sign_in
+
+
+@contextlib.asynccontextmanager
+async def busy_default_pool():
+    """The loop's default thread pool, all of its threads taken for the block."""
+    loop = asyncio.get_running_loop()
+    release = threading.Event()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=2))
+    taken = [loop.run_in_executor(None, release.wait) for _ in range(2)]
+    try:
+        yield
+    finally:
+        release.set()
+        await asyncio.gather(*taken)
+
+
+async def test_a_sign_in_does_not_wait_for_the_default_thread_pool(page_client, make_admin):
+    admin = await make_admin()
+    await page_client.get("/admin/sign-in")
+    async with busy_default_pool():
+        response = await asyncio.wait_for(sign_in(page_client, admin), timeout=10)
+    assert response.status == 303
+
+
+async def test_an_unknown_email_costs_as_long_as_a_known_one():
+    known = await passwords.hash_password("correct horse battery")
+
+    async def timed(password_hash) -> float:
+        started = time.perf_counter()
+        assert not await passwords.verify_password(password_hash, "wrong password", "192.0.2.1")
+        return time.perf_counter() - started
+
+    known_times = [await timed(known) for _ in range(3)]
+    unknown_times = [await timed(None) for _ in range(3)]
+    assert min(unknown_times) > 0.5 * min(known_times)
+    assert min(known_times) > 0.5 * min(unknown_times)
+
+
+def _count_checks_at_once(monkeypatch) -> dict:
+    """From here on, `counts["most"]` is the most hash checks that ran at once."""
+    counts = {"running": 0, "most": 0}
+    lock = threading.Lock()
+    verify = passwords._verify
+
+    def counted(*args):
+        with lock:
+            counts["running"] += 1
+            counts["most"] = max(counts["most"], counts["running"])
+        try:
+            return verify(*args)
+        finally:
+            with lock:
+                counts["running"] -= 1
+
+    monkeypatch.setattr(passwords, "_verify", counted)
+    return counts
+
+
+async def test_at_most_two_hashes_run_at_once(monkeypatch):
+    counts = _count_checks_at_once(monkeypatch)
+    addresses = [f"192.0.2.{n}" for n in range(12)]
+    await asyncio.gather(*(passwords.verify_password(None, "guess", a) for a in addresses))
+    assert counts["most"] == passwords.HASH_THREADS == 2
+
+
+async def test_the_checks_of_one_address_take_turns(monkeypatch):
+    counts = _count_checks_at_once(monkeypatch)
+    await asyncio.gather(*(passwords.verify_password(None, "guess", "192.0.2.1") for _ in range(4)))
+    assert counts["most"] == 1
