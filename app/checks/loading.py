@@ -7,6 +7,7 @@ questions loaded with them.
 from __future__ import annotations
 
 from app.checks import questioner, store
+from app.checks.plain_records import plain_check
 from app.checks.records import CheckRecordSchema, QuestionRecordSchema
 from app.core.loader import Section, json_text, unique, validated
 
@@ -18,16 +19,22 @@ def _answered_once(checks: list[dict]) -> list[dict]:
 
 
 validate_questions = validated(QuestionRecordSchema, unique("question_id"))
-validate_checks = validated(CheckRecordSchema, unique("id"), _answered_once)
+validate_checks = validated(CheckRecordSchema, unique("id"), _answered_once, plain=plain_check)
 
 
 async def write_checks(conn, checks: list[dict]) -> None:
-    incomplete = [questioner.incomplete_questions(check["answers"]) for check in checks]
-    stored = await store.stored_questioners(
-        conn, [check["id"] for check, missing in zip(checks, incomplete, strict=True) if missing]
-    )
-    catalogue = await store.catalogue_snapshots(conn, set().union(*incomplete))
-    rows = []
+    completed, asked = [], set()  # checks that leave answer fields out, and their questions
+    for check in checks:
+        if missing := questioner.incomplete_questions(check["answers"]):
+            completed.append(check["id"])
+            asked |= missing
+    stored = await store.stored_questioners(conn, completed)
+    catalogue = await store.catalogue_snapshots(conn, asked)
+    await store.upsert_checks(conn, _rows(checks, stored, catalogue))
+
+
+def _rows(checks: list[dict], stored: dict, catalogue: dict):
+    """The checks as staged rows, built one at a time while COPY sends them."""
     for index, check in enumerate(checks):
         answers = questioner.build(
             index,
@@ -36,23 +43,20 @@ async def write_checks(conn, checks: list[dict]) -> None:
             catalogue,
         )
         reported = check["reported_items"]
-        rows.append(
-            (
-                check["id"],
-                check["rider_id"],
-                check["rider_name"],
-                check["third_party_logistics"],
-                check["recorder_id"],
-                check["check_date"],
-                check["timezone"],
-                check["country_code"],
-                check["id_validation"],
-                check["license_plate"],
-                None if reported is None else json_text(reported),
-                json_text(answers),
-            )
+        yield (
+            check["id"],
+            check["rider_id"],
+            check["rider_name"],
+            check["third_party_logistics"],
+            check["recorder_id"],
+            check["check_date"],
+            check["timezone"],
+            check["country_code"],
+            check["id_validation"],
+            check["license_plate"],
+            None if reported is None else json_text(reported),
+            json_text(answers),
         )
-    await store.upsert_checks(conn, rows)
 
 
 SECTIONS = [

@@ -18,7 +18,24 @@ SQL = sql.load(
     "select_question_snapshots",
     "select_check_answers",
     "upsert_questions",
-    "upsert_checks",
+    "create_staged_checks",
+    "upsert_staged_checks",
+)
+
+# staged_checks' columns, in the order of the rows write_checks hands over.
+STAGED_CHECK_COLUMNS = (
+    "id",
+    "rider_id",
+    "rider_name",
+    "third_party_logistics",
+    "recorder_id",
+    "check_date",
+    "timezone",
+    "country_code",
+    "id_validation",
+    "license_plate",
+    "reported_items",
+    "answers",
 )
 
 # One round trip to PostgreSQL per FETCH_ROWS checks (~2 kB each): ~0.5 MB held at a time.
@@ -46,13 +63,35 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
         async def batches():
             while rows := await cursor.fetch(FETCH_ROWS):
                 yield rows
+                if len(rows) < FETCH_ROWS:  # the cursor is exhausted: spare the round trip
+                    return
 
         async with contextlib.aclosing(batches()) as iterator:
             yield iterator
 
 
-async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[asyncpg.Record]:
-    return await pool.fetch(SQL.select_questions, country_id)
+async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[dict[str, Any]]:
+    """The catalogue as GET /questioner serves it (QuestionSchema's fields, in its order).
+    Stored options went through AnswerOptionSchema when loaded, so they are copied as they
+    are: dumping them through the schema again cost half of the request's time."""
+    return [
+        {
+            "question_id": row["question_id"],
+            "question": row["question"],
+            "question_type": row["question_type"],
+            "answers": [
+                {
+                    "name": option["name"],
+                    "name_ar": option["name_ar"],
+                    "score": option["score"],
+                    "jump": option["jump"],
+                    "skip": option["skip"],
+                }
+                for option in row["answers"]
+            ],
+        }
+        for row in await pool.fetch(SQL.select_questions, country_id)
+    ]
 
 
 async def catalogue_snapshots(
@@ -96,10 +135,11 @@ async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> Non
     )
 
 
-async def upsert_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
-    """`rows`: (id, rider_id, rider_name, third_party_logistics, recorder_id, check_date
-    (naive local datetime), timezone, country_code, id_validation, license_plate,
-    reported_items JSON text or None, Questioner JSON text)."""
-    if not rows:
-        return
-    await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows, strict=True)))
+async def upsert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
+    """`rows` (any iterable, consumed while COPY sends it): tuples in STAGED_CHECK_COLUMNS
+    order, check_date a naive local datetime, reported_items (or None) and answers (the
+    Questioner) JSON text. COPY into a staging table, then one upsert from it: the
+    database parses what Python is still producing, and no parameter holds the whole section."""
+    await conn.execute(SQL.create_staged_checks)
+    await conn.copy_records_to_table("staged_checks", records=rows, columns=STAGED_CHECK_COLUMNS)
+    await conn.execute(SQL.upsert_staged_checks)

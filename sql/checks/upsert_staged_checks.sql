@@ -1,17 +1,13 @@
--- Inserts or updates checks, one array element a check; `reported_items` and `answers` come
--- as JSON text (answers already rendered as the Questioner array). A check whose values are
--- unchanged is not rewritten (json has no equality, so its text is compared). Conflicts on
--- checks_pkey.
+-- Inserts or updates the checks staged by COPY in staged_checks (one row a check;
+-- `reported_items` and `answers` JSON text, answers already rendered as the Questioner array);
+-- returns nothing. A check whose values are unchanged is not rewritten (json has no equality,
+-- so its text is compared). Conflicts on checks_pkey.
 INSERT INTO checks AS c (id, rider_id, rider_name, third_party_logistics, recorder_id,
                          check_date, timezone, country_code, id_validation, license_plate,
                          reported_items, answers)
 SELECT id, rider_id, rider_name, third_party_logistics, recorder_id, check_date, timezone,
        country_code, id_validation, license_plate, reported_items::json, answers::json
-FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[],
-            $6::timestamp[], $7::text[], $8::text[], $9::boolean[], $10::boolean[],
-            $11::text[], $12::text[])
-     AS t (id, rider_id, rider_name, third_party_logistics, recorder_id, check_date,
-           timezone, country_code, id_validation, license_plate, reported_items, answers)
+FROM staged_checks
 ON CONFLICT (id) DO UPDATE
 SET rider_id = excluded.rider_id,
     rider_name = excluded.rider_name,
