@@ -23,27 +23,32 @@ validate_checks = validated(CheckRecordSchema, unique("id"), _answered_once, pla
 
 
 async def write_checks(conn, checks: list[dict]) -> None:
-    completed, asked = [], set()  # checks that leave answer fields out, and their questions
+    """New checks go to the table by COPY as they are built; existing ones are collected on
+    the way and updated together after it."""
+    completed, asked = [], set()  # whether a check leaves answer fields out; their questions
     for check in checks:
-        if missing := questioner.incomplete_questions(check["answers"]):
-            completed.append(check["id"])
-            asked |= missing
-    stored = await store.stored_questioners(conn, completed)
+        missing = questioner.incomplete_questions(check["answers"])
+        completed.append(bool(missing))
+        asked |= missing
+    existing = await store.existing_checks(conn, [check["id"] for check in checks], completed)
     catalogue = await store.catalogue_snapshots(conn, asked)
-    await store.upsert_checks(conn, _rows(checks, stored, catalogue))
+    updates: list[tuple] = []
+    await store.insert_checks(conn, _new_rows(checks, existing, catalogue, updates))
+    await store.update_checks(conn, updates)
 
 
-def _rows(checks: list[dict], stored: dict, catalogue: dict):
-    """The checks as staged rows, built one at a time while COPY sends them."""
+def _new_rows(checks: list[dict], existing: dict, catalogue: dict, updates: list[tuple]):
+    """The rows of the checks missing from `existing`, built one at a time in record order
+    (so the first bad record is the one reported); rows of existing checks go to `updates`."""
     for index, check in enumerate(checks):
         answers = questioner.build(
             index,
             check["answers"],
-            questioner.by_question(stored.get(check["id"], [])),
+            questioner.by_question(existing.get(check["id"]) or []),
             catalogue,
         )
         reported = check["reported_items"]
-        yield (
+        row = (
             check["id"],
             check["rider_id"],
             check["rider_name"],
@@ -57,6 +62,10 @@ def _rows(checks: list[dict], stored: dict, catalogue: dict):
             None if reported is None else json_text(reported),
             json_text(answers),
         )
+        if check["id"] in existing:
+            updates.append(row)
+        else:
+            yield row
 
 
 SECTIONS = [

@@ -16,14 +16,15 @@ SQL = sql.load(
     "select_checks",
     "select_questions",
     "select_question_snapshots",
-    "select_check_answers",
+    "existing_checks",
     "upsert_questions",
+    "lock_checks",
     "create_staged_checks",
-    "upsert_staged_checks",
+    "update_staged_checks",
 )
 
-# staged_checks' columns, in the order of the rows write_checks hands over.
-STAGED_CHECK_COLUMNS = (
+# The columns of checks, in the order of the rows write_checks hands over.
+CHECK_COLUMNS = (
     "id",
     "rider_id",
     "rider_name",
@@ -109,11 +110,14 @@ async def catalogue_snapshots(
     }
 
 
-async def stored_questioners(
-    conn: asyncpg.Connection, check_ids: Iterable[int]
-) -> dict[int, list[dict]]:
-    """check id -> its stored Questioner array, for the checks that exist."""
-    rows = await conn.fetch(SQL.select_check_answers, list(check_ids))
+async def existing_checks(
+    conn: asyncpg.Connection, check_ids: list[int], completed: list[bool]
+) -> dict[int, list[dict] | None]:
+    """check id -> its stored Questioner array (None unless `completed`, parallel to
+    `check_ids`), for the checks that exist; other writers of checks wait from now on until
+    the transaction ends, so the answer stays true."""
+    await conn.execute(SQL.lock_checks)
+    rows = await conn.fetch(SQL.existing_checks, check_ids, completed)
     return {row["id"]: row["answers"] for row in rows}
 
 
@@ -135,11 +139,21 @@ async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> Non
     )
 
 
-async def upsert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
-    """`rows` (any iterable, consumed while COPY sends it): tuples in STAGED_CHECK_COLUMNS
-    order, check_date a naive local datetime, reported_items (or None) and answers (the
-    Questioner) JSON text. COPY into a staging table, then one upsert from it: the
-    database parses what Python is still producing, and no parameter holds the whole section."""
+async def insert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
+    """COPY new checks into the table. `rows` (any iterable, consumed while COPY sends it, so
+    that the database stores what Python is still producing): tuples in CHECK_COLUMNS order,
+    check_date a naive local datetime, reported_items (or None) and answers (the Questioner)
+    JSON text."""
+    async with database.json_as_text(conn):
+        await conn.copy_records_to_table("checks", records=rows, columns=CHECK_COLUMNS)
+
+
+async def update_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
+    """Stage rows of existing checks (as for insert_checks) by COPY, then update them in one
+    statement."""
+    if not rows:
+        return
     await conn.execute(SQL.create_staged_checks)
-    await conn.copy_records_to_table("staged_checks", records=rows, columns=STAGED_CHECK_COLUMNS)
-    await conn.execute(SQL.upsert_staged_checks)
+    async with database.json_as_text(conn):
+        await conn.copy_records_to_table("staged_checks", records=rows, columns=CHECK_COLUMNS)
+    await conn.execute(SQL.update_staged_checks)

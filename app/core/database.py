@@ -97,12 +97,27 @@ def resolve_url(settings: Settings) -> str:
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
     for type_name in ("json", "jsonb"):
-        await conn.set_type_codec(
-            type_name,
-            schema="pg_catalog",
-            encoder=lambda value: orjson.dumps(value).decode(),
-            decoder=orjson.loads,
-        )
+        await _decode_json(conn, type_name)
+
+
+async def _decode_json(conn: asyncpg.Connection, type_name: str) -> None:
+    await conn.set_type_codec(
+        type_name,
+        schema="pg_catalog",
+        encoder=lambda value: orjson.dumps(value).decode(),
+        decoder=orjson.loads,
+    )
+
+
+@contextlib.asynccontextmanager
+async def json_as_text(conn: asyncpg.Connection):
+    """`json` values go as JSON text meanwhile (asyncpg's own codec): COPY sends rows in the
+    binary format, which the service's codec (text format) cannot write."""
+    await conn.reset_type_codec("json", schema="pg_catalog")
+    try:
+        yield conn
+    finally:
+        await _decode_json(conn, "json")
 
 
 class Pool(asyncpg.Pool):
