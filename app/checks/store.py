@@ -59,13 +59,22 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
     server-side cursor. Leaving the context ends the transaction, which closes the cursor:
     the query stops even when the batches were not read to the end."""
     async with database.planned_per_call(pool, readonly=True) as conn:
-        cursor = await conn.cursor(SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS))
+        # Iterated, the cursor binds and fetches its first FETCH_ROWS rows in one round trip
+        # and knows from a short fetch that it is exhausted: one rider's checks cost a single
+        # round trip besides the transaction's.
+        rows = conn.cursor(
+            SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS), prefetch=FETCH_ROWS
+        )
 
         async def batches():
-            while rows := await cursor.fetch(FETCH_ROWS):
-                yield rows
-                if len(rows) < FETCH_ROWS:  # the cursor is exhausted: spare the round trip
-                    return
+            batch = []
+            async for row in rows:
+                batch.append(row)
+                if len(batch) == FETCH_ROWS:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
 
         async with contextlib.aclosing(batches()) as iterator:
             yield iterator
