@@ -58,13 +58,14 @@ def schema_validator(schema: type[Schema]) -> Validator:
             return loader.load(records)
         except ValidationError as exc:
             index = min(k for k in exc.messages if isinstance(k, int))
-            raise _record_error(index, exc) from None
+            raise _record_error(index, exc.messages[index]) from None
 
     return validate
 
 
-def _record_error(index: int, exc: ValidationError) -> RecordError:
-    field, message = _first_error(exc.messages[index] if index in exc.messages else exc.messages)
+def _record_error(index: int, messages: Any) -> RecordError:
+    """The first of one record's marshmallow messages."""
+    field, message = _first_error(messages)
     return RecordError(index, field or "(record)", message)
 
 
@@ -85,7 +86,7 @@ def plain_first_validator(schema: type[Schema], plain: PlainReader) -> Validator
                 try:
                     value = loader.load(record)
                 except ValidationError as exc:
-                    raise _record_error(index, exc) from None
+                    raise _record_error(index, exc.messages) from None
             loaded.append(value)
         return loaded
 
