@@ -5,6 +5,7 @@ import sys
 
 BENCHMARKS = (
     "checks",
+    "checks_load",
     "shop",
     "training",
     "jobs",

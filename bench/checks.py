@@ -11,6 +11,8 @@ day (one every 90 s from 2024-01-01), ID validation failed on ~500 checks and li
 from __future__ import annotations
 
 import asyncio
+import http.client
+import statistics
 import time
 
 import aiohttp
@@ -154,6 +156,31 @@ async def _filters(base: str) -> dict[str, tuple[float, int]]:
     return results
 
 
+def _median_ms(base: str, path: str, calls: int, headers: dict) -> float:
+    """Median of `calls` sequential GETs on one kept-alive connection, in ms."""
+    connection = http.client.HTTPConnection(*base.removeprefix("http://").split(":"))
+    times = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        connection.request("GET", path, headers=headers)
+        connection.getresponse().read()
+        times.append(1000 * (time.perf_counter() - started))
+    connection.close()
+    return statistics.median(times)
+
+
+def _selective(base: str) -> bool:
+    """Issue 30's two small answers, against a trivial request on the same server (a missing
+    key: middleware and routing, no database). Targets: half the ORM peer's medians."""
+    trivial = _median_ms(base, "/api/v2/questioner", 50, {})
+    print(f"{'trivial request (401, no database), median of 50':<58} {trivial:>10.2f} ms")
+    rider = _median_ms(base, "/api/v2/checks?rider_id=123456", 20, HEADERS)
+    questioner = _median_ms(base, "/api/v2/questioner?country_id=3", 50, HEADERS)
+    return report("GET /checks?rider_id (5 checks), median of 20", rider, 3.0, "ms") & report(
+        "GET /questioner?country_id (10 questions), median of 50", questioner, 2.45, "ms"
+    )
+
+
 async def _disconnect(base: str, database_url: str) -> float:
     """Seconds from a client leaving a full stream to the server's query having ended."""
     async with aiohttp.ClientSession() as session:
@@ -205,6 +232,7 @@ def main() -> bool:
         for name, (seconds, matched) in asyncio.run(_filters(base)).items():
             assert 0 < matched <= 1000, (name, matched)
             ok &= report(f"filter {name}: got {matched}", 1000 * seconds, 100, "ms")
+        ok &= _selective(base)
         ok &= report(
             "query ended after the client left mid-stream",
             1000 * asyncio.run(_disconnect(base, url)),

@@ -25,7 +25,6 @@ routes = web.RouteTableDef()
 
 _checks_query = ChecksQuerySchema()
 _questioner_query = QuestionerQuerySchema()
-_questions = QuestionSchema(many=True)
 
 COMMON_ERRORS = {
     400: ("A malformed parameter value; `error` names the parameter.", ErrorSchema),
@@ -74,5 +73,4 @@ async def list_checks(request: web.Request) -> web.StreamResponse:
 )
 async def list_questions(request: web.Request) -> web.Response:
     query = parse(_questioner_query, request.query)
-    rows = await store.questions(request.app[POOL], query.get("country_id"))
-    return json_response(_questions.dump([dict(row) for row in rows]))
+    return json_response(await store.questions(request.app[POOL], query.get("country_id")))

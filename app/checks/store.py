@@ -16,9 +16,27 @@ SQL = sql.load(
     "select_checks",
     "select_questions",
     "select_question_snapshots",
-    "select_check_answers",
+    "existing_checks",
     "upsert_questions",
-    "upsert_checks",
+    "lock_checks",
+    "create_staged_checks",
+    "update_staged_checks",
+)
+
+# The columns of checks, in the order of the rows write_checks hands over.
+CHECK_COLUMNS = (
+    "id",
+    "rider_id",
+    "rider_name",
+    "third_party_logistics",
+    "recorder_id",
+    "check_date",
+    "timezone",
+    "country_code",
+    "id_validation",
+    "license_plate",
+    "reported_items",
+    "answers",
 )
 
 # One round trip to PostgreSQL per FETCH_ROWS checks (~2 kB each): ~0.5 MB held at a time.
@@ -41,18 +59,49 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
     server-side cursor. Leaving the context ends the transaction, which closes the cursor:
     the query stops even when the batches were not read to the end."""
     async with database.planned_per_call(pool, readonly=True) as conn:
-        cursor = await conn.cursor(SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS))
+        # Iterated, the cursor binds and fetches its first FETCH_ROWS rows in one round trip
+        # and knows from a short fetch that it is exhausted: one rider's checks cost a single
+        # round trip besides the transaction's.
+        rows = conn.cursor(
+            SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS), prefetch=FETCH_ROWS
+        )
 
         async def batches():
-            while rows := await cursor.fetch(FETCH_ROWS):
-                yield rows
+            batch = []
+            async for row in rows:
+                batch.append(row)
+                if len(batch) == FETCH_ROWS:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
 
         async with contextlib.aclosing(batches()) as iterator:
             yield iterator
 
 
-async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[asyncpg.Record]:
-    return await pool.fetch(SQL.select_questions, country_id)
+async def questions(pool: asyncpg.Pool, country_id: int | None) -> list[dict[str, Any]]:
+    """The catalogue as GET /questioner serves it (QuestionSchema's fields, in its order).
+    Stored options went through AnswerOptionSchema when loaded, so they are copied as they
+    are: dumping them through the schema again cost half of the request's time."""
+    return [
+        {
+            "question_id": row["question_id"],
+            "question": row["question"],
+            "question_type": row["question_type"],
+            "answers": [
+                {
+                    "name": option["name"],
+                    "name_ar": option["name_ar"],
+                    "score": option["score"],
+                    "jump": option["jump"],
+                    "skip": option["skip"],
+                }
+                for option in row["answers"]
+            ],
+        }
+        for row in await pool.fetch(SQL.select_questions, country_id)
+    ]
 
 
 async def catalogue_snapshots(
@@ -70,11 +119,14 @@ async def catalogue_snapshots(
     }
 
 
-async def stored_questioners(
-    conn: asyncpg.Connection, check_ids: Iterable[int]
-) -> dict[int, list[dict]]:
-    """check id -> its stored Questioner array, for the checks that exist."""
-    rows = await conn.fetch(SQL.select_check_answers, list(check_ids))
+async def existing_checks(
+    conn: asyncpg.Connection, check_ids: list[int], completed: list[bool]
+) -> dict[int, list[dict] | None]:
+    """check id -> its stored Questioner array (None unless `completed`, parallel to
+    `check_ids`), for the checks that exist; other writers of checks wait from now on until
+    the transaction ends, so the answer stays true."""
+    await conn.execute(SQL.lock_checks)
+    rows = await conn.fetch(SQL.existing_checks, check_ids, completed)
     return {row["id"]: row["answers"] for row in rows}
 
 
@@ -96,10 +148,21 @@ async def upsert_questions(conn: asyncpg.Connection, records: list[dict]) -> Non
     )
 
 
-async def upsert_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
-    """`rows`: (id, rider_id, rider_name, third_party_logistics, recorder_id, check_date
-    (naive local datetime), timezone, country_code, id_validation, license_plate,
-    reported_items JSON text or None, Questioner JSON text)."""
+async def insert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
+    """COPY new checks into the table. `rows` (any iterable, consumed while COPY sends it, so
+    that the database stores what Python is still producing): tuples in CHECK_COLUMNS order,
+    check_date a naive local datetime, reported_items (or None) and answers (the Questioner)
+    JSON text."""
+    async with database.json_as_text(conn):
+        await conn.copy_records_to_table("checks", records=rows, columns=CHECK_COLUMNS)
+
+
+async def update_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
+    """Stage rows of existing checks (as for insert_checks) by COPY, then update them in one
+    statement."""
     if not rows:
         return
-    await conn.execute(SQL.upsert_checks, *(list(column) for column in zip(*rows, strict=True)))
+    await conn.execute(SQL.create_staged_checks)
+    async with database.json_as_text(conn):
+        await conn.copy_records_to_table("staged_checks", records=rows, columns=CHECK_COLUMNS)
+    await conn.execute(SQL.update_staged_checks)

@@ -47,6 +47,7 @@ UNAVAILABLE = (
 )
 
 SQL = sql.load("core", "plan_per_call")
+_ISOLATION = {None: "", "repeatable_read": " ISOLATION LEVEL REPEATABLE READ"}
 
 
 class DatabaseUnavailable(Exception):
@@ -107,12 +108,38 @@ def session_url(settings: Settings, url: str) -> str:
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
     for type_name in ("json", "jsonb"):
-        await conn.set_type_codec(
-            type_name,
-            schema="pg_catalog",
-            encoder=lambda value: orjson.dumps(value).decode(),
-            decoder=orjson.loads,
-        )
+        await _decode_json(conn, type_name)
+
+
+async def _decode_json(conn: asyncpg.Connection, type_name: str) -> None:
+    await conn.set_type_codec(
+        type_name,
+        schema="pg_catalog",
+        encoder=lambda value: orjson.dumps(value).decode(),
+        decoder=orjson.loads,
+    )
+
+
+@contextlib.asynccontextmanager
+async def json_as_text(conn: asyncpg.Connection):
+    """`json` values go as JSON text meanwhile (asyncpg's own codec): COPY sends rows in the
+    binary format, which the service's codec (text format) cannot write."""
+    await conn.reset_type_codec("json", schema="pg_catalog")
+    try:
+        yield conn
+    finally:
+        await _decode_json(conn, "json")
+
+
+async def _end_transaction(conn: asyncpg.Connection) -> None:
+    """What a connection needs on its way back to the pool: the end of a transaction left
+    open by a failure. asyncpg's default reset (unlock advisory locks, close cursors, UNLISTEN,
+    RESET ALL) cost a round trip on every release, for state the service never leaves on a
+    pooled connection: settings are SET LOCAL, cursors live in transactions, nothing listens,
+    no lock outlives its transaction. Behind a transaction pooler the default reset would even
+    act on a server session that is already another client's."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 class Pool(asyncpg.Pool):
@@ -133,12 +160,6 @@ class Pool(asyncpg.Pool):
             self.waiting -= 1
 
 
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """Releasing a connection through a transaction pooler: the server session behind it is
-    already another client's, so asyncpg's reset (RESET ALL, pg_advisory_unlock_all()) would
-    act on theirs. Nothing of ours outlives a transaction there, so nothing needs resetting."""
-
-
 def pool_options(pool_mode: str) -> dict:
     """What a connection may ask of its server session in `pool_mode` (DESIGN §11)."""
     if pool_mode == "transaction":
@@ -148,12 +169,12 @@ def pool_options(pool_mode: str) -> dict:
         # settings there, see docs/scale.md).
         return {
             "statement_cache_size": 0,
-            "reset": _keep_session,
+            "reset": _end_transaction,
             "server_settings": {"application_name": "rider-ops", "timezone": "UTC"},
         }
     return {
         "statement_cache_size": 100,
-        "reset": None,
+        "reset": _end_transaction,
         "server_settings": {"application_name": "rider-ops", "timezone": "UTC", **SESSION_LIMITS},
     }
 
@@ -193,9 +214,18 @@ async def planned_per_call(
     """A connection in a transaction whose statements are planned for their actual values
     (see sql/core/plan_per_call.sql): for statements with optional filters. `isolation`
     "repeatable_read" lets several statements read one snapshot."""
-    async with pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=readonly):
-        await conn.execute(SQL.plan_per_call)
-        yield conn
+    begin = "BEGIN" + _ISOLATION[isolation] + (" READ ONLY" if readonly else "")
+    async with pool.acquire() as conn:
+        # BEGIN and the SET LOCAL in one round trip (one simple query): on a busy machine each
+        # round trip waits for both processes to be scheduled, and a request makes few others.
+        await conn.execute(f"{begin};\n{SQL.plan_per_call}")
+        try:
+            yield conn
+        except BaseException:
+            if not conn.is_closed():
+                await conn.execute("ROLLBACK")
+            raise
+        await conn.execute("COMMIT")
 
 
 @contextlib.asynccontextmanager

@@ -58,15 +58,47 @@ def schema_validator(schema: type[Schema]) -> Validator:
             return loader.load(records)
         except ValidationError as exc:
             index = min(k for k in exc.messages if isinstance(k, int))
-            field, message = _first_error(exc.messages[index])
-            raise RecordError(index, field or "(record)", message) from None
+            raise _record_error(index, exc.messages[index]) from None
 
     return validate
 
 
-def validated(schema: type[Schema], *checks: Validator) -> Validator:
-    """Load every record with `schema`, then run each check over the section."""
-    load = schema_validator(schema)
+def _record_error(index: int, messages: Any) -> RecordError:
+    """The first of one record's marshmallow messages."""
+    field, message = _first_error(messages)
+    return RecordError(index, field or "(record)", message)
+
+
+PlainReader = Callable[[Any], Any | None]
+
+
+def plain_first_validator(schema: type[Schema], plain: PlainReader) -> Validator:
+    """A validator for big sections: `plain` loads the records of the usual shape quickly (it
+    returns what the schema would, or None); the schema loads the others and words their
+    errors."""
+    loader = schema()
+
+    def validate(records: list[Any]) -> list[Any]:
+        loaded = []
+        for index, record in enumerate(records):
+            value = plain(record)
+            if value is None:
+                try:
+                    value = loader.load(record)
+                except ValidationError as exc:
+                    raise _record_error(index, exc.messages) from None
+            loaded.append(value)
+        return loaded
+
+    return validate
+
+
+def validated(
+    schema: type[Schema], *checks: Validator, plain: PlainReader | None = None
+) -> Validator:
+    """Load every record with `schema` (or `plain` first), then run each check over the
+    section."""
+    load = schema_validator(schema) if plain is None else plain_first_validator(schema, plain)
 
     def validate(records: list[Any]) -> list[Any]:
         records = load(records)

@@ -22,6 +22,7 @@ SQL = sql.load(
     "product_exists",
     "kit",
     "upsert_kit_entry",
+    "users_page_keys",
     "users_page",
     "exchange_orders",
     "review_exchange",
@@ -89,14 +90,20 @@ USER_FILTERS = (
 async def users_page(
     pool: asyncpg.Pool, per_user: bool, limit: int, offset: int, filters: dict[str, Any]
 ) -> tuple[int, list[dict[str, Any]]]:
-    """(total of matching users, the page's users with their kits)."""
-    async with database.planned_per_call(pool) as conn:
-        if filters.get("email") is not None:
-            filters = {**filters, "email": email_key(filters["email"])}
-        row = await conn.fetchrow(
-            SQL.users_page, per_user, limit, offset, *(filters.get(name) for name in USER_FILTERS)
+    """(total of matching users, the page's users with their kits). The page's IDs come
+    first, from an index-only walk; only those users are then built, in the same snapshot."""
+    if filters.get("email") is not None:
+        filters = {**filters, "email": email_key(filters["email"])}
+    async with database.planned_per_call(pool, isolation="repeatable_read") as conn:
+        total, ids = await conn.fetchrow(
+            SQL.users_page_keys,
+            per_user,
+            limit,
+            offset,
+            *(filters.get(name) for name in USER_FILTERS),
         )
-    return row["total"], row["data"]
+        users = await conn.fetchval(SQL.users_page, per_user, ids) if ids else []
+    return total, users
 
 
 ORDER_FILTERS = (

@@ -7,9 +7,12 @@
 -- Every filter is a predicate on a column of shop_orders; the partial indexes
 -- shop_orders_exchange_* (created, status_at, delivered, driver, partner, country, tracking
 -- GIN) serve the selective ones and the created_at order, the others are checked while
--- walking it. Run with a custom plan per call, so that an absent filter drops out.
-WITH page AS MATERIALIZED (
-    SELECT o.*
+-- walking it. Run with a custom plan per call, so that an absent filter drops out: without
+-- filters the page's keys come from an index-only walk of shop_orders_exchange_created (a deep
+-- page skips its leading orders without visiting the heap); only the page's own orders are
+-- then fetched (by the primary key) and built.
+WITH keys AS MATERIALIZED (
+    SELECT o.order_id
     FROM shop_orders o
     WHERE o.exchange_status IS NOT NULL
       AND ($4::bigint IS NULL OR o.created_at >= to_timestamp($4))
@@ -31,6 +34,8 @@ WITH page AS MATERIALIZED (
       AND ($20::text IS NULL OR o.partner_id = (SELECT id FROM shop_partners WHERE name = $20))
     ORDER BY o.created_at, o.order_id
     LIMIT $2 OFFSET $3
+), page AS MATERIALIZED (
+    SELECT o.* FROM keys JOIN shop_orders o ON o.order_id = keys.order_id
 )
 SELECT coalesce(json_agg(json_build_object(
     'order_timestamp', floor(extract(epoch FROM o.created_at))::bigint,

@@ -1,56 +1,29 @@
--- One page of the users list and the total of matching users, in one statement:
--- total (int) and data (JSON array of users with kit, existing_kit, available_kit).
--- $1 per-user kits (else partner kits); $2 limit; $3 offset; filters $4 partner_name,
--- $5 agency_id, $6 ridehail_id, $7 email, $8 id, $9 existing_product_id,
--- $10 available_product_id, $11 existing_kit_empty, $12 available_kit_empty (NULL: no filter).
--- Listed users walk the primary key in id order; the kit-emptiness filters read the
--- counters kept on shop_users; the product filters read shop_kit_entries for one product
--- (shop_user_kits_product / shop_partner_kits_product, shop_owned_product). Run with a
--- custom plan per call, so that an absent filter drops out of the plan.
-WITH owning AS MATERIALIZED (
-    -- Computed once for the count and the page, and only when the filter is given.
-    SELECT e.user_id FROM shop_kit_entries($1, NULL) e WHERE e.product_id = $9 AND e.complete
-), missing AS MATERIALIZED (
-    SELECT e.user_id FROM shop_kit_entries($1, NULL) e WHERE e.product_id = $10 AND NOT e.complete
-), matched AS NOT MATERIALIZED (
-    SELECT u.id, u.ridehail_id, u.agency_id, u.email, u.partner_id
-    FROM shop_users u
-    WHERE u.active
-      AND (u.ridehail_id IS NOT NULL OR u.agency_id IS NOT NULL)
-      AND ($4::text IS NULL OR u.partner_id = (SELECT id FROM shop_partners WHERE name = $4))
-      AND ($5::text IS NULL OR u.agency_id = $5)
-      AND ($6::text IS NULL OR u.ridehail_id = $6)
-      AND ($7::text IS NULL OR u.email = $7)
-      AND ($8::bigint IS NULL OR u.id = $8)
-      AND ($9::bigint IS NULL OR u.id IN (SELECT user_id FROM owning))
-      AND ($10::bigint IS NULL OR u.id IN (SELECT user_id FROM missing))
-      AND ($11::boolean IS NULL
-           OR (CASE WHEN $1 THEN u.user_kit_owned ELSE u.partner_kit_owned END = 0) = $11)
-      AND ($12::boolean IS NULL
-           OR (CASE WHEN $1 THEN u.user_kit_owed ELSE u.partner_kit_owed END = 0) = $12)
-), page AS MATERIALIZED (
-    SELECT * FROM matched ORDER BY id LIMIT $2 OFFSET $3
-), kits AS (
+-- The users $2 (bigint[], one page of sql/shop/users_page_keys.sql) as a JSON array in id
+-- order, each with kit, existing_kit and available_kit ($1 per-user kits, else partner kits).
+-- Fetched by shop_users_pkey; shop_kit_entries is inlined (its argument is a plain
+-- parameter) and reads the page's entries by primary keys. Run with a custom plan per call,
+-- so that the function's `user_ids IS NULL` branch and the other kit mode drop out.
+WITH kits AS (
     SELECT e.user_id,
            json_agg(e.entry ORDER BY e.product_id) AS kit,
            coalesce(json_agg(e.entry_with_channel ORDER BY e.product_id) FILTER (WHERE e.complete),
                     '[]'::json) AS existing_kit,
            coalesce(json_agg(e.entry ORDER BY e.product_id) FILTER (WHERE NOT e.complete),
                     '[]'::json) AS available_kit
-    FROM shop_kit_entries($1, (SELECT array_agg(id) FROM page)) e
+    FROM shop_kit_entries($1, $2) e
     GROUP BY e.user_id
 )
-SELECT (SELECT count(*) FROM matched) AS total,
-       (SELECT coalesce(json_agg(json_build_object(
-                   'id', p.id,
-                   'ridehail_id', p.ridehail_id,
-                   'agency_id', p.agency_id,
-                   'email', p.email,
-                   'partner_name', pa.name,
-                   'kit', coalesce(k.kit, '[]'::json),
-                   'existing_kit', coalesce(k.existing_kit, '[]'::json),
-                   'available_kit', coalesce(k.available_kit, '[]'::json)) ORDER BY p.id),
-                '[]'::json)
-        FROM page p
-        LEFT JOIN shop_partners pa ON pa.id = p.partner_id
-        LEFT JOIN kits k ON k.user_id = p.id) AS data
+SELECT coalesce(json_agg(json_build_object(
+           'id', u.id,
+           'ridehail_id', u.ridehail_id,
+           'agency_id', u.agency_id,
+           'email', u.email,
+           'partner_name', pa.name,
+           'kit', coalesce(k.kit, '[]'::json),
+           'existing_kit', coalesce(k.existing_kit, '[]'::json),
+           'available_kit', coalesce(k.available_kit, '[]'::json)) ORDER BY u.id),
+       '[]'::json)
+FROM shop_users u
+LEFT JOIN shop_partners pa ON pa.id = u.partner_id
+LEFT JOIN kits k ON k.user_id = u.id
+WHERE u.id = ANY ($2::bigint[])

@@ -92,6 +92,15 @@ INVALID = [
     ),
     ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
     ({"checks": [check(1), check(1)]}, "checks[1].id"),
+    # Records that look usual but are not: the schema still words the error.
+    ({"checks": [check(1), check(2, check_date="2026-02-30 09:30:00")]}, "checks[1].check_date"),
+    (
+        {"checks": [check(1, answers=[answer(1), answer(2, evidence_image_url="cdn/e.jpg")])]},
+        "checks[0].answers[1].evidence_image_url",
+    ),
+    ({"checks": [check(1, id=True)]}, "checks[0].id"),
+    ({"checks": [check(1, license_plate="true")]}, "checks[0].license_plate"),
+    ({"checks": [check(1, answers=[{**answer(1), "note": "x"}])]}, "checks[0].answers[0].note"),
     ({"checks": [check(1, answers=[answer(1), answer(1)])]}, "checks[0].answers[1].question_id"),
     ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
     ({"checks": [check(1, answers=[answer(1, question="")])]}, "checks[0].answers[0].question"),
@@ -107,6 +116,28 @@ INVALID = [
         "checks[0].answers[1].category",
     ),
 ]
+
+
+async def test_a_file_of_new_and_stored_checks_inserts_updates_and_keeps_alike(db):
+    await load(db, questions=[question(1)], checks=[check(1), check(2), check(3)])
+    before = dict(await db.fetch("SELECT id, xmin::text FROM checks"))
+    await load(
+        db,
+        checks=[check(4), check(2, rider_name="Renamed"), check(1), check(5, answers=[])],
+    )
+    rows = await db.fetch("SELECT id, rider_name, xmin::text AS x FROM checks ORDER BY id")
+    assert [(r["id"], r["rider_name"]) for r in rows] == [
+        (1, "Rider 1"),
+        (2, "Renamed"),
+        (3, "Rider 3"),
+        (4, "Rider 4"),
+        (5, "Rider 5"),
+    ]
+    xmin = {r["id"]: r["x"] for r in rows}
+    assert (xmin[1], xmin[3]) == (before[1], before[3])  # unchanged: not rewritten
+    assert xmin[2] != before[2]
+    [entry] = await db.fetchval("SELECT answers FROM checks WHERE id = 4")
+    assert entry["question"] == "Question 1?"
 
 
 async def test_invalid_record_names_section_index_and_field_and_writes_nothing(db):

@@ -9,7 +9,7 @@ from aiohttp import ClientPayloadError, ClientSession, web
 from aiohttp.test_utils import unused_port
 from structlog.testing import capture_logs
 
-from app.checks import streaming
+from app.checks import store, streaming
 from app.checks.streaming import CHUNK_CHARS, MAX_STREAMS
 from app.web import create_app
 from tests.checks.data import AUTH, answer, check, load, question
@@ -145,3 +145,22 @@ async def test_slow_readers_cannot_take_the_whole_pool(served, db, big, monkeypa
         for response in readers + list(refused):
             response.close()
     assert await settled(app, db)
+
+
+async def test_an_array_that_fits_in_two_batches_is_sent_whole_with_its_length(client, db):
+    count = 2 * store.FETCH_ROWS  # the second batch is full: one more fetch finds the end
+    await load(db, questions=QUESTIONS, checks=many_checks(count + 3))
+    for query, expected in [
+        ("?recorder_id=3", [i for i in range(1, count + 4) if i % 7 + 1 == 3]),
+        ("?rider_id=505", [5]),
+        ("?rider_id=1", []),
+    ]:
+        response = await client.get(f"/api/v2/checks{query}", headers=AUTH)
+        assert response.status == 200
+        assert "Transfer-Encoding" not in response.headers
+        body = await response.read()
+        assert int(response.headers["Content-Length"]) == len(body)
+        assert [c["ID"] for c in orjson.loads(body)] == expected
+    response = await client.get("/api/v2/checks", headers=AUTH)
+    assert response.headers["Transfer-Encoding"] == "chunked"
+    assert [c["ID"] for c in orjson.loads(await response.read())] == list(range(1, count + 4))

@@ -1,0 +1,1 @@
+DROP INDEX shop_users_listed;

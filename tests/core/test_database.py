@@ -1,0 +1,51 @@
+"""The pool and planned_per_call: a transaction per call that commits, rolls back on failure,
+plans each statement for its values, and a connection that comes back to the pool clean."""
+
+import asyncpg
+import pytest
+
+from app.core import database
+
+
+@pytest.fixture
+async def pool(database_url, db):
+    await db.execute("CREATE TABLE notes (id int PRIMARY KEY)")
+    pool = await database.create_pool(database_url, min_size=1, max_size=1)
+    yield pool
+    await pool.close()
+
+
+async def test_a_planned_call_commits_and_plans_for_the_values(pool, db):
+    async with database.planned_per_call(pool) as conn:
+        assert conn.is_in_transaction()
+        assert await conn.fetchval("SHOW plan_cache_mode") == "force_custom_plan"
+        await conn.execute("INSERT INTO notes VALUES (1)")
+    assert await db.fetchval("SELECT count(*) FROM notes") == 1
+    async with pool.acquire() as conn:  # the same (only) connection: the setting was local
+        assert await conn.fetchval("SHOW plan_cache_mode") == "auto"
+
+
+async def test_a_failing_call_writes_nothing_and_leaves_the_connection_usable(pool, db):
+    with pytest.raises(asyncpg.UniqueViolationError):
+        async with database.planned_per_call(pool) as conn:
+            await conn.execute("INSERT INTO notes VALUES (2)")
+            await conn.execute("INSERT INTO notes VALUES (2)")
+    assert await db.fetchval("SELECT count(*) FROM notes") == 0
+    assert await pool.fetchval("SELECT 1") == 1
+
+
+async def test_read_only_and_repeatable_read(pool):
+    async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        assert await conn.fetchval("SHOW transaction_read_only") == "on"
+        assert await conn.fetchval("SHOW transaction_isolation") == "repeatable read"
+        with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+            await conn.execute("INSERT INTO notes VALUES (3)")
+
+
+async def test_a_transaction_left_open_is_rolled_back_on_release(pool, db):
+    async with pool.acquire() as conn:
+        await conn.execute("BEGIN")
+        await conn.execute("INSERT INTO notes VALUES (4)")
+    async with pool.acquire() as conn:
+        assert not conn.is_in_transaction()
+    assert await db.fetchval("SELECT count(*) FROM notes") == 0
