@@ -11,14 +11,19 @@ from typing import Any
 
 from aiohttp import web
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from marshmallow import Schema, fields
 
 from app.core.errors import ErrorShape
 from app.core.http import json_response
 from app.core.keys import ERROR_SHAPES
+from app.core.query import blank_is_absent
 
 OPENAPI_ATTR = "__openapi__"
+# Marks an operation whose query schema counts an empty value as not sent, until the document
+# is built (`_allow_blank_parameters`).
+BLANK_IS_ABSENT = "x-blank-is-absent"
+EMPTY_TEXT = {"type": "string", "maxLength": 0}
 
 UNEXPECTED = (
     "Unexpected server error, e.g. the database cannot be reached (`internal_error`); "
@@ -115,6 +120,8 @@ def operation(
             doc["description"] = description
         if query is not None:
             doc["parameters"] = [{"in": "query", "schema": query}]
+            if blank_is_absent(query):
+                doc[BLANK_IS_ABSENT] = True
         if request is not None:
             media: dict[str, Any] = {"schema": request}
             if request_example is not None:
@@ -130,6 +137,25 @@ def _response(text: str, schema: Any) -> dict[str, Any]:
     if schema is None:
         return {"description": text}
     return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+
+def _json_schema_keywords(_converter: Any, field: Any, **_: Any) -> dict[str, Any]:
+    """A field's `metadata["json_schema"]`: JSON Schema keywords apispec does not carry over
+    (`contains`) or sets from the field itself (`items`), for a rule the validator applies."""
+    return field.metadata.get("json_schema", {})
+
+
+def _allow_blank_parameters(operation: dict[str, Any]) -> None:
+    """An optional query parameter whose empty value counts as not sent (`app.core.query`)
+    also takes the empty text."""
+    if not operation.pop(BLANK_IS_ABSENT, False):
+        return
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "query" and not parameter.get("required"):
+            parameter["schema"] = {"anyOf": [parameter["schema"], EMPTY_TEXT]}
+            parameter["description"] = " ".join(
+                filter(None, [parameter.get("description"), "Empty: as if not sent."])
+            )
 
 
 def _path_parameters(path: str) -> list[dict[str, Any]]:
@@ -154,14 +180,21 @@ def _with_common_responses(shape: ErrorShape, responses: dict[str, Any]) -> dict
     return dict(sorted({**common, **responses}.items()))
 
 
+def _request_schemas(operations: dict[str, dict[str, Any]]) -> list[Any]:
+    bodies = [entry.get("requestBody") for ops in operations.values() for entry in ops.values()]
+    return [body["content"]["application/json"]["schema"] for body in bodies if body]
+
+
 def build_spec(app: web.Application) -> dict[str, Any]:
+    marshmallow = MarshmallowPlugin()
     spec = APISpec(
         title="Rider Operations Service",
         version="1.0.0",
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin()],
+        plugins=[marshmallow],
         info={"description": app.get(DESCRIPTION_KEY, "")},
     )
+    marshmallow.converter.add_attribute_function(_json_schema_keywords)
     for name, scheme in SECURITY_SCHEMES.items():
         spec.components.security_scheme(name, scheme)
     operations: dict[str, dict[str, Any]] = {}
@@ -178,9 +211,17 @@ def build_spec(app: web.Application) -> dict[str, Any]:
         if params := _path_parameters(path):
             entry["parameters"] = params + entry.get("parameters", [])
         operations.setdefault(path, {})[route.method.lower()] = entry
+    for schema in _request_schemas(operations):
+        # A rule across fields (JSON Schema keywords next to the properties, e.g. `anyOf`).
+        if extra := getattr(schema, "JSON_SCHEMA", None):
+            spec.components.schema(resolver(schema), extra, schema=schema)
     for path, ops in operations.items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    document = spec.to_dict()
+    for ops in document["paths"].values():
+        for entry in ops.values():
+            _allow_blank_parameters(entry)
+    return document
 
 
 DESCRIPTION_KEY = web.AppKey("openapi_description", str)

@@ -21,6 +21,7 @@ from app.core.http import (
 )
 from app.core.keys import POOL, SETTINGS
 from app.core.openapi import ErrorSchema
+from app.core.query import parse_query
 from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
@@ -59,6 +60,7 @@ RIDER_NOT_FOUND = "Rider not found: create the rider first with POST /api/v1/rid
 PATH_NOT_FOUND = "Learning path not found"
 
 _flag_request = FlagRequestSchema()
+_completions_query = CompletionsQuerySchema()
 
 AUTH_ERRORS = {
     401: (
@@ -221,20 +223,23 @@ async def assign_path(request: web.Request) -> web.Response:
     query=CompletionsQuerySchema,
     responses={
         200: ("A page of completion records", CompletionsPageSchema),
-        400: (f"`{cursor.CURSOR_MESSAGE}` or `{cursor.SINCE_MESSAGE}`", ErrorSchema),
+        400: (
+            f"`{cursor.CURSOR_MESSAGE}`, `{cursor.SINCE_MESSAGE}`, or a parameter given twice "
+            "(`error` names it)",
+            ErrorSchema,
+        ),
         **AUTH_ERRORS,
     },
     description=docs.COMPLETIONS,
 )
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
-    limit = cursor.parse_limit(request.query.get("limit"))
+    query = parse_query(_completions_query, request.query)
+    limit = query.get("limit", cursor.DEFAULT_LIMIT)
     try:
-        after = cursor.start_key(request.query.get("cursor"), request.query.get("since"), api_key)
+        after = cursor.start_key(query.get("cursor"), query.get("since"), api_key)
     except cursor.BadCursor:
         raise ApiError(400, cursor.CURSOR_MESSAGE) from None
-    except cursor.BadSince:
-        raise ApiError(400, cursor.SINCE_MESSAGE) from None
     async with request.app[POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
     return json_response(cursor.page(rows, limit, api_key))
