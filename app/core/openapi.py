@@ -100,15 +100,18 @@ def operation(
     request: Any = None,
     query: type[Schema] | None = None,
     request_example: Any = None,
+    links: dict[str, dict[str, Any]] | None = None,
 ):
     """Describe a handler for the OpenAPI document.
 
     `responses` maps a status to (description, schema or None); `query` is a schema whose
-    fields are the query parameters.
+    fields are the query parameters; `links` are the 200 answer's OpenAPI links (name ->
+    link object, naming the next operation by its `operationId`, the handler's name).
     """
 
     def decorate(handler):
         doc: dict[str, Any] = {
+            "operationId": handler.__name__,
             "summary": summary,
             "tags": [tag],
             "security": SECURITY[security],
@@ -118,6 +121,8 @@ def operation(
         }
         if description:
             doc["description"] = description
+        if links:
+            doc["responses"]["200"]["links"] = links
         if query is not None:
             doc["parameters"] = [{"in": "query", "schema": query}]
             if blank_is_absent(query):

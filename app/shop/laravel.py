@@ -49,11 +49,17 @@ BIGINT = 2**63
 
 
 class _Integer(Integer):
-    """An integer: from a query, its digits; in a JSON body (`strict`), a JSON integer only, as
-    the spec types it (not `"12"`, `12.0` or `true`)."""
+    """An integer: from a query, its digits; in a JSON body (`json_only`), a JSON number with
+    no fraction only (`12` or `12.0`, as JSON Schema counts integers; not `"12"` or `true`)."""
+
+    def __init__(self, *, json_only: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.json_only = json_only
 
     def _validated(self, value):
-        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        if isinstance(value, bool) or (isinstance(value, str) and self.json_only):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")
         return super()._validated(value)
 

@@ -117,6 +117,12 @@ def _object(body: object) -> dict:
         ),
     ),
     description=docs.IMPORT,
+    links={
+        "TheFirstSavedUsersKit": {
+            "operationId": "get_kit",
+            "parameters": {"user": "$response.body#/results/users/0/id"},
+        }
+    },
 )
 @bulk_route
 async def import_users(request: web.Request) -> web.Response:
@@ -142,6 +148,16 @@ async def import_users(request: web.Request) -> web.Response:
         INVALID,
     ),
     description="The email is compared case-insensitively; inactive users are found too.",
+    links={
+        "TheUsersKit": {
+            "operationId": "get_kit",
+            "parameters": {"user": "$response.body#/user_id"},
+        },
+        "SaveToTheUsersKit": {
+            "operationId": "save_kit_entry",
+            "parameters": {"user": "$response.body#/user_id"},
+        },
+    },
 )
 async def find_by_email(request: web.Request) -> web.Response:
     query = lv.load_query(FIND_BY_EMAIL, request.query)
@@ -237,6 +253,16 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     query=UsersQuerySchema,
     responses=_responses(("A page of users", UserPageSchema), INVALID),
     description=docs.USERS_LIST,
+    links={
+        "TheFirstUsersKit": {
+            "operationId": "get_kit",
+            "parameters": {"user": "$response.body#/data/0/id"},
+        },
+        "SaveToTheFirstUsersKit": {
+            "operationId": "save_kit_entry",
+            "parameters": {"user": "$response.body#/data/0/id"},
+        },
+    },
 )
 async def list_users(request: web.Request) -> web.Response:
     filters = lv.load_query(USERS_QUERY, request.query)

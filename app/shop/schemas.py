@@ -153,9 +153,9 @@ class KitWriteSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    product_id = lv.integer("product_id", required=True, strict=True)
+    product_id = lv.integer("product_id", required=True, json_only=True)
     quantity = lv.integer(
-        "quantity", required=True, strict=True, validate=lv.between("quantity", 1, 1000)
+        "quantity", required=True, json_only=True, validate=lv.between("quantity", 1, 1000)
     )
     mandatory = lv.boolean("mandatory", required=True, strict=True)
 
@@ -342,7 +342,7 @@ class ReviewSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    order_id = lv.integer("order_id", required=True, strict=True)
+    order_id = lv.integer("order_id", required=True, json_only=True)
     status = lv.string(
         "status", required=True, validate=lv.one_of("status", ("approved", "denied"))
     )

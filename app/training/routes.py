@@ -109,6 +109,12 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     },
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
+    links={
+        "FlagTheFirstRider": {
+            "operationId": "record_flag",
+            "requestBody": {"riderId": "$request.body#/riders/0/riderId", "type": "equipment"},
+        }
+    },
 )
 @bulk_route
 async def upsert_riders(request: web.Request) -> web.Response:
@@ -231,6 +237,12 @@ async def assign_path(request: web.Request) -> web.Response:
         **AUTH_ERRORS,
     },
     description=docs.COMPLETIONS,
+    links={
+        "NextPage": {
+            "operationId": "list_completions",
+            "parameters": {"cursor": "$response.body#/nextCursor"},
+        }
+    },
 )
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key

@@ -49,6 +49,8 @@ class StrictBoolean(fields.Boolean):
 # what a row passes. `(?![\s\S])` ends the text (`$` would also allow a final newline); `\s`
 # is what str.strip() removes; NUL is refused in any text.
 END = r"(?![\s\S])"
+# Text PostgreSQL can store: no NUL (else 400, like any text that reaches a statement).
+NO_NUL = "^[^\\x00]*$"
 # Characters besides a letter's two ASCII cases that str.upper() / str.lower() turn into it.
 UPPER_TWINS = {"I": "\u0131", "S": "\u017f"}
 LOWER_TWINS = {"k": "\u212a"}
@@ -215,10 +217,13 @@ class FlagRequestSchema(Schema):
         unknown = EXCLUDE
 
     riderId = fields.String(
-        required=True, metadata={"description": "Matched exactly as stored, untrimmed."}
+        required=True,
+        metadata={"description": "Matched exactly as stored, untrimmed.", "pattern": NO_NUL},
     )
     type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
-    note = fields.String(validate=validate.Length(max=1000), load_default=None)
+    note = fields.String(
+        validate=validate.Length(max=1000), load_default=None, metadata={"pattern": NO_NUL}
+    )
     notify = StrictBoolean(load_default=False)
 
 
@@ -230,7 +235,7 @@ class FlagResultSchema(Schema):
     )
 
 
-VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH}
+VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH, "pattern": NO_NUL}
 FILTER = {"maxItems": MAX_FILTER_VALUES}
 
 
