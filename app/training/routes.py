@@ -123,7 +123,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
     riders, rejected = parse_riders(rows)
-    errors = [{"index": index, "error": error.message} for index, error in rejected]
+    errors = [
+        {"index": index, "field": error.field, "error": error.message} for index, error in rejected
+    ]
     if not riders:
         raise ApiError(
             400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0, errors=errors

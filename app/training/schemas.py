@@ -186,6 +186,15 @@ class RidersRequestSchema(Schema):
 
 class RowErrorSchema(Schema):
     index = fields.Integer(required=True, metadata={"description": "Zero-based row index."})
+    field = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The field the error is about (the spec's messages do not name it); "
+            "null when the row is not an object.",
+            "example": "riderId",
+        },
+    )
     error = fields.String(
         required=True, metadata={"example": "Invalid input: expected string, received undefined"}
     )

@@ -13,13 +13,37 @@ must accept; invalid ("negative") requests are left as generated:
 
 from __future__ import annotations
 
+import inspect
 import os
+import types
 import uuid
 
 import schemathesis
+from hypothesis.internal.reflection import get_pretty_function_description
+from schemathesis.generation.jsonschema import strategy as generation
 
 from app.training import cursor
 from tests.conftest import TEST_KEYS
+
+
+def _describe_lambdas_now(module: types.ModuleType) -> None:
+    """Hypothesis describes a lambda by parsing its module's source, and caches the text by the
+    lambda's code. On CPython 3.11 that parse fails (SystemError: AST constructor recursion
+    depth mismatch) when it first happens deep in a stack, as it does while schemathesis draws
+    large arrays of any JSON value; described here, at the top, every later use is cached."""
+    functions = [inspect.unwrap(f) for f in vars(module).values() if callable(f)]  # lru_cache
+    codes = [f.__code__ for f in functions if isinstance(f, types.FunctionType)]
+    while codes:
+        code = codes.pop()
+        for constant in code.co_consts:
+            if isinstance(constant, types.CodeType):
+                codes.append(constant)
+        if code.co_name == "<lambda>":
+            cells = tuple(types.CellType(None) for _ in code.co_freevars)
+            get_pretty_function_description(types.FunctionType(code, vars(module), closure=cells))
+
+
+_describe_lambdas_now(generation)
 
 
 def _positive(case) -> bool:
