@@ -69,6 +69,15 @@ def _responses(ok: tuple[str, object], *others: tuple[int, tuple[str, object]]) 
     return {200: ok, **AUTH_ERRORS, **dict(others)}
 
 
+def _kit_links(user: str) -> dict[str, dict]:
+    """OpenAPI links from an answer naming a user (`user`, a runtime expression) to that user's
+    kit, read and written."""
+    return {
+        f"{name}Kit": {"operationId": operation, "parameters": {"user": user}}
+        for name, operation in (("Read", "get_kit"), ("Write", "save_kit_entry"))
+    }
+
+
 async def _body(request: web.Request) -> dict:
     """The JSON body as an object; any other JSON value validates like an empty object."""
     return _object(await read_json(request))
@@ -117,12 +126,7 @@ def _object(body: object) -> dict:
         ),
     ),
     description=docs.IMPORT,
-    links={
-        "TheFirstSavedUsersKit": {
-            "operationId": "get_kit",
-            "parameters": {"user": "$response.body#/results/users/0/id"},
-        }
-    },
+    links=_kit_links("$response.body#/results/users/0/id"),
 )
 @bulk_route
 async def import_users(request: web.Request) -> web.Response:
@@ -148,16 +152,7 @@ async def import_users(request: web.Request) -> web.Response:
         INVALID,
     ),
     description="The email is compared case-insensitively; inactive users are found too.",
-    links={
-        "TheUsersKit": {
-            "operationId": "get_kit",
-            "parameters": {"user": "$response.body#/user_id"},
-        },
-        "SaveToTheUsersKit": {
-            "operationId": "save_kit_entry",
-            "parameters": {"user": "$response.body#/user_id"},
-        },
-    },
+    links=_kit_links("$response.body#/user_id"),
 )
 async def find_by_email(request: web.Request) -> web.Response:
     query = lv.load_query(FIND_BY_EMAIL, request.query)
@@ -253,16 +248,7 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     query=UsersQuerySchema,
     responses=_responses(("A page of users", UserPageSchema), INVALID),
     description=docs.USERS_LIST,
-    links={
-        "TheFirstUsersKit": {
-            "operationId": "get_kit",
-            "parameters": {"user": "$response.body#/data/0/id"},
-        },
-        "SaveToTheFirstUsersKit": {
-            "operationId": "save_kit_entry",
-            "parameters": {"user": "$response.body#/data/0/id"},
-        },
-    },
+    links=_kit_links("$response.body#/data/0/id"),
 )
 async def list_users(request: web.Request) -> web.Response:
     filters = lv.load_query(USERS_QUERY, request.query)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import psycopg
 
+from tests.api.demo import fill_demo
 from tests.conftest import TEST_KEYS
 from tests.served import serving
 
@@ -67,12 +68,7 @@ def config(document: dict) -> str:
 def fill(database_url: str) -> list[int]:
     """Demo data, so that lookups find users, orders, riders and completions; the products a
     kit entry may name."""
-    subprocess.run(
-        [sys.executable, "-m", "app", "demo-data", "--riders", "30"],
-        env={**os.environ, "DATABASE_URL": database_url},
-        check=True,
-        capture_output=True,
-    )
+    fill_demo(database_url)
     with psycopg.connect(database_url) as conn:
         rows = conn.execute("SELECT id FROM shop_products WHERE NOT deleted ORDER BY id")
         return [row[0] for row in rows]

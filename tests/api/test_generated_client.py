@@ -4,7 +4,6 @@ document, drives a small flow of each family and parses every answer into its mo
 from __future__ import annotations
 
 import importlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.api.demo import fill_demo
 from tests.conftest import TEST_KEYS
 from tests.served import serving
 
@@ -51,12 +51,7 @@ def generate(url: str, into: Path):
 
 @pytest.fixture
 def demo(database_url):
-    subprocess.run(
-        [sys.executable, "-m", "app", "demo-data", "--riders", "30"],
-        env={**os.environ, "DATABASE_URL": database_url},
-        check=True,
-        capture_output=True,
-    )
+    fill_demo(database_url)
     with psycopg.connect(database_url) as conn:
         return conn.execute("SELECT path_id FROM paths ORDER BY name LIMIT 1").fetchone()[0]
 
