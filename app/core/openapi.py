@@ -24,6 +24,16 @@ OPENAPI_ATTR = "__openapi__"
 # is built (`_allow_blank_parameters`).
 BLANK_IS_ABSENT = "x-blank-is-absent"
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
+# Any JSON value as `anyOf` branches, one a type: the same as `{}`, but a client generator
+# keeps a model beside it (openapi-python-client refuses one multi-type `type`).
+ANY_JSON = [
+    {"type": "object"},
+    {"type": "array", "items": {}},
+    {"type": "string"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "null"},
+]
 
 UNEXPECTED = (
     "Unexpected server error, e.g. the database cannot be reached (`internal_error`); "

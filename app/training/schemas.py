@@ -13,6 +13,7 @@ from typing import get_args
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
 from app.core.fields import Text
+from app.core.openapi import ANY_JSON
 from app.messaging.messaging import Status
 from app.training import cursor
 from app.training.assignments import FILTERS, MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
@@ -74,6 +75,7 @@ def any_case(words: tuple[str, ...] | list[str], twins: dict[str, str]) -> str:
 
 
 PHONE_NOISE = r"[\s\-()\[\]]"
+RIDER = "#/components/schemas/Rider"
 
 
 class RiderSchema(Schema):
@@ -179,7 +181,10 @@ class RidersRequestSchema(Schema):
             ),
             "minItems": 1,
             "maxItems": MAX_RIDERS,
-            "json_schema": {"items": {}, "contains": {"$ref": "#/components/schemas/Rider"}},
+            "json_schema": {
+                "items": {"anyOf": [{"$ref": RIDER}, *ANY_JSON]},
+                "contains": {"$ref": RIDER},
+            },
         },
     )
 
@@ -250,11 +255,19 @@ FILTER = {"maxItems": MAX_FILTER_VALUES}
 
 class AssignmentRequestSchema(Schema):
     # `riderIds`, or a filter with at least one value (an empty filter counts as not given):
-    # a rule across fields, which `app.core.openapi` adds to the generated object schema.
+    # a rule across fields, which `app.core.openapi` adds to the generated object schema
+    # (inside `allOf`, where client generators keep the object's own model).
     JSON_SCHEMA = {
-        "anyOf": [
-            {"required": ["riderIds"]},
-            *({"required": [name], "properties": {name: {"minItems": 1}}} for name in FILTERS),
+        "allOf": [
+            {
+                "anyOf": [
+                    {"required": ["riderIds"]},
+                    *(
+                        {"required": [name], "properties": {name: {"minItems": 1}}}
+                        for name in FILTERS
+                    ),
+                ]
+            }
         ]
     }
 

@@ -69,17 +69,17 @@ def test_a_generated_client_drives_every_family(database_url, demo, tmp_path):
         riders = importlib.import_module(f"{PACKAGE}.api.training.upsert_riders")
         saved = riders.sync(
             client=training,
-            body=models.RidersRequest.from_dict(
-                {
-                    "riders": [
-                        {"riderId": "GEN-1", "name": "Generated One", "market": "Qatar"},
-                        {"riderId": "GEN-2", "name": "Generated Two", "market": "AE"},
-                    ]
-                }
+            body=models.RidersRequest(
+                riders=[
+                    models.Rider(rider_id="GEN-1", name="Generated One", market="Qatar"),
+                    models.Rider(rider_id="GEN-2", name="Generated Two", market="AE"),
+                    "not a rider",  # reported in `errors`, the others are saved
+                ]
             ),
         )
         assert isinstance(saved, models.RidersResult)
-        assert (saved.inserted, saved.updated, saved.errors) == (2, 0, [])
+        assert (saved.inserted, saved.updated) == (2, 0)
+        assert [(error.index, error.field) for error in saved.errors] == [(2, None)]
 
         flags = importlib.import_module(f"{PACKAGE}.api.training.record_flag")
         flag = flags.sync(
@@ -91,8 +91,9 @@ def test_a_generated_client_drives_every_family(database_url, demo, tmp_path):
         assign = importlib.import_module(f"{PACKAGE}.api.training.assign_path")
         assigned = assign.sync(
             client=training,
-            # The body's rule across fields (riderIds or a filter) leaves it untyped here.
-            body={"pathId": str(path_id), "riderIds": ["GEN-1", "GEN-2"]},
+            body=models.AssignmentRequest.from_dict(
+                {"pathId": str(path_id), "riderIds": ["GEN-1", "GEN-2"]}
+            ),
         )
         assert isinstance(assigned, models.AssignmentResult)
         assert assigned.enrollments_created == 2
