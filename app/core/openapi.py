@@ -160,6 +160,13 @@ def _json_schema_keywords(_converter: Any, field: Any, **_: Any) -> dict[str, An
     return field.metadata.get("json_schema", {})
 
 
+def _refuse_nul_in_parameters(operation: dict[str, Any]) -> None:
+    """No query parameter may hold U+0000 (`app.core.query`): PostgreSQL cannot store it."""
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "query":
+            parameter["schema"] = {**parameter["schema"], "not": {"pattern": "\\x00"}}
+
+
 def _allow_blank_parameters(operation: dict[str, Any]) -> None:
     """An optional query parameter whose empty value counts as not sent (`app.core.query`)
     also takes the empty text."""
@@ -236,6 +243,7 @@ def build_spec(app: web.Application) -> dict[str, Any]:
     for ops in document["paths"].values():
         for entry in ops.values():
             _allow_blank_parameters(entry)
+            _refuse_nul_in_parameters(entry)
     return document
 
 

@@ -42,6 +42,7 @@ def _messages(name: str, kind: str) -> dict[str, str]:
         "null": required(name),
         "invalid": f"The {label(name)} field must be {kind}.",
         "repeated": f"The {label(name)} field must be given at most once.",
+        "nul": f"The {label(name)} field must not contain the NUL character.",
     }
 
 

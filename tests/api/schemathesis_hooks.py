@@ -13,45 +13,13 @@ must accept; invalid ("negative") requests are left as generated:
 
 from __future__ import annotations
 
-import inspect
 import os
-import sys
-import types
 import uuid
-from importlib import import_module
 
 import schemathesis
-from hypothesis.internal.reflection import get_pretty_function_description
 
 from app.training import cursor
 from tests.conftest import TEST_KEYS
-
-
-def _describe_lambdas_now() -> None:
-    """Hypothesis describes a lambda (a strategy's repr) by parsing its module's source, and
-    caches the text by the lambda's code. CPython 3.11's parser keeps its recursion depth in
-    process-wide state, so two workers parsing at once fail (SystemError: AST constructor
-    recursion depth mismatch): every lambda of the generating code is described here, before
-    the workers start, and later descriptions come from the cache."""
-    import_module("schemathesis.specs.openapi.coverage._schema")
-    modules = [
-        module
-        for name, module in list(sys.modules.items())
-        if name.split(".")[0] in ("schemathesis", "hypothesis") and module is not None
-    ]
-    for module in modules:
-        functions = [inspect.unwrap(f) for f in vars(module).values() if callable(f)]
-        codes = [f.__code__ for f in functions if isinstance(f, types.FunctionType)]
-        while codes:
-            code = codes.pop()
-            codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
-            if code.co_name == "<lambda>" and code.co_filename == getattr(module, "__file__", ""):
-                cells = tuple(types.CellType(None) for _ in code.co_freevars)
-                lambda_ = types.FunctionType(code, vars(module), closure=cells)
-                get_pretty_function_description(lambda_)
-
-
-_describe_lambdas_now()
 
 
 def _positive(case) -> bool:

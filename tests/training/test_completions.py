@@ -249,3 +249,12 @@ async def test_a_parameter_given_twice_is_400_naming_it(api, four_days, query):
         400,
         {"error": f"{name} must be given at most once", "code": "invalid_request"},
     )
+
+
+@pytest.mark.parametrize("name", ["limit", "since", "cursor"])
+async def test_a_nul_character_in_a_parameter_is_400_naming_it(api, four_days, name):
+    status, body = await api.get("/api/v1/completions", **{name: "1\x00"})
+    assert (status, body) == (
+        400,
+        {"error": f"{name} must not contain the NUL character (U+0000)", "code": "invalid_request"},
+    )
