@@ -24,6 +24,7 @@ OPENAPI_ATTR = "__openapi__"
 # is built (`_allow_blank_parameters`).
 BLANK_IS_ABSENT = "x-blank-is-absent"
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
+NO_NUL = {"pattern": "^[^\\x00]*$"}
 # Any JSON value as `anyOf` branches, one a type: the same as `{}`, but a client generator
 # keeps a model beside it (openapi-python-client refuses one multi-type `type`).
 ANY_JSON = [
@@ -161,10 +162,15 @@ def _json_schema_keywords(_converter: Any, field: Any, **_: Any) -> dict[str, An
 
 
 def _refuse_nul_in_parameters(operation: dict[str, Any]) -> None:
-    """No query parameter may hold U+0000 (`app.core.query`): PostgreSQL cannot store it."""
+    """No query parameter may hold U+0000 (`app.core.query`): PostgreSQL cannot store it. (A
+    number, date or boolean cannot hold it anyway; a pattern only speaks of text.)"""
     for parameter in operation.get("parameters", []):
-        if parameter["in"] == "query":
-            parameter["schema"] = {**parameter["schema"], "not": {"pattern": "\\x00"}}
+        schema = parameter["schema"]
+        types = schema.get("type", [])
+        if parameter["in"] == "query" and "string" in (
+            types if isinstance(types, list) else [types]
+        ):
+            parameter["schema"] = {**schema, "allOf": [*schema.get("allOf", []), NO_NUL]}
 
 
 def _allow_blank_parameters(operation: dict[str, Any]) -> None:
@@ -242,8 +248,8 @@ def build_spec(app: web.Application) -> dict[str, Any]:
     document = spec.to_dict()
     for ops in document["paths"].values():
         for entry in ops.values():
-            _allow_blank_parameters(entry)
             _refuse_nul_in_parameters(entry)
+            _allow_blank_parameters(entry)
     return document
 
 

@@ -47,6 +47,6 @@ def map_case(context, case):
     if path == "/api/users/{user}/kit" and method == "POST" and isinstance(case.body, dict):
         products = [int(n) for n in os.environ["CONTRACT_PRODUCT_IDS"].split(",")]
         given = case.body.get("product_id")
-        if isinstance(given, int):
-            case.body["product_id"] = products[given % len(products)]
+        if isinstance(given, (int, float)) and not isinstance(given, bool):
+            case.body["product_id"] = products[int(given) % len(products)]
     return case
