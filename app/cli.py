@@ -265,7 +265,7 @@ async def _create_admin(url: str, email: str, name: str | None, password: str) -
 
 
 def _check_email(email: str) -> None:
-    from app.admin.forms import EMAIL
+    from app.admin.sign_in import EMAIL
 
     try:
         EMAIL(email)

@@ -1,11 +1,9 @@
 """The service's packages, in the order their load-data sections are written."""
 
 from app.admin import FAMILY as ADMIN
-from app.ai import FAMILY as AI
 from app.checks import FAMILY as CHECKS
 from app.rider import FAMILY as RIDER
 from app.shop import FAMILY as SHOP
 from app.training import FAMILY as TRAINING
 
-# AI before ADMIN: its `/admin/...` routes are matched before the panel's.
-FAMILIES = (CHECKS, SHOP, TRAINING, RIDER, AI, ADMIN)
+FAMILIES = (CHECKS, SHOP, TRAINING, RIDER, ADMIN)

@@ -6,6 +6,7 @@ import gc
 
 from aiohttp import web
 
+from app.ai.client import provider_context
 from app.core import csrf, database, openapi, pages
 from app.core.config import Settings
 from app.core.errors import ErrorShapes
@@ -59,7 +60,8 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.cleanup_ctx.append(pool_context(database_url))
     for family in FAMILIES:
         app.router.add_routes(family.routes)
-        app.cleanup_ctx.extend(family.contexts)
+    # The AI engine's client, for the panel's generation runs and the rider's assistant.
+    app.cleanup_ctx.append(provider_context)
     app[ERROR_SHAPES] = ErrorShapes(
         (prefix, family.errors) for family in FAMILIES for prefix in family.prefixes
     )

@@ -4,20 +4,41 @@ from app.admin import (
     admins,
     assign,
     courses,
+    dashboard,
     exports,
+    generate,
     importing,
     jobs,
+    knowledge,
     messages,
     paths,
     riders,
-    routes,
+    sign_in,
+    translate,
+    translations,
 )
 from app.admin.guard import guard
 from app.core.errors import HTML_ERRORS
 from app.core.family import Family
 
-# Sign-in, setup and dashboard first; each page group adds its module's table here.
-PAGE_GROUPS = (routes, riders, assign, paths, courses, messages, jobs, admins, importing, exports)
+# Each page group adds its module's table here.
+PAGE_GROUPS = (
+    sign_in,
+    dashboard,
+    riders,
+    assign,
+    paths,
+    courses,
+    translations,
+    generate,
+    translate,
+    knowledge,
+    messages,
+    jobs,
+    admins,
+    importing,
+    exports,
+)
 
 FAMILY = Family(
     routes=[route for group in PAGE_GROUPS for route in group.routes],

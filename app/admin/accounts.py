@@ -4,14 +4,67 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 import asyncpg
 
-from app.admin import store
-from app.core import sessions, throttle
+from app.core import sessions, sql, throttle
 from app.core.passwords import hash_password, verify_password
 
 THROTTLE_KIND = "admin"
+
+SQL = sql.load(
+    "admin",
+    "admin_by_email",
+    "admin_by_id",
+    "upsert_admin",
+    "any_admin",
+    "insert_setup_token",
+    "setup_token_usable",
+    "lock_first_admin_setup",
+    "setup_first_admin",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+
+@dataclass(frozen=True)
+class Admin:
+    admin_id: int
+    email: str
+    name: str
+
+
+async def credentials(db: Db, email: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.admin_by_email, email)
+
+
+async def admin(db: Db, admin_id: int) -> Admin:
+    return Admin(**await db.fetchrow(SQL.admin_by_id, admin_id))
+
+
+async def _upsert_admin(db: Db, email: str, name: str | None, password_hash: str):
+    return await db.fetchrow(SQL.upsert_admin, email, name, password_hash)
+
+
+async def _any_admin(db: Db) -> bool:
+    return await db.fetchval(SQL.any_admin)
+
+
+async def _add_setup_token(db: Db, token_hash: bytes) -> None:
+    await db.execute(SQL.insert_setup_token, token_hash)
+
+
+async def _setup_token_usable(db: Db, token_hash: bytes) -> bool:
+    return await db.fetchval(SQL.setup_token_usable, token_hash)
+
+
+async def _setup_first_admin(
+    pool: asyncpg.Pool, token_hash: bytes, email: str, name: str, password_hash: str
+) -> int | None:
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute(SQL.lock_first_admin_setup)
+        return await conn.fetchval(SQL.setup_first_admin, token_hash, email, name, password_hash)
 
 
 class WrongCredentials(Exception):
@@ -27,7 +80,7 @@ async def sign_in(pool: asyncpg.Pool, email: str, password: str) -> str:
     throttle.TooManyAttempts otherwise. A disabled admin cannot sign in."""
     subject = email.lower()
     await throttle.check(pool, THROTTLE_KIND, subject)
-    row = await store.credentials(pool, email)
+    row = await credentials(pool, email)
     usable = row is not None and row["disabled_at"] is None
     if not await verify_password(row["password_hash"] if usable else None, password):
         await throttle.record_failure(pool, THROTTLE_KIND, subject)
@@ -40,7 +93,7 @@ async def create_or_reset(conn: asyncpg.Connection, email: str, name: str | None
     the admin is new."""
     password_hash = await hash_password(password)
     async with conn.transaction():
-        row = await store.upsert_admin(conn, email, name, password_hash)
+        row = await _upsert_admin(conn, email, name, password_hash)
         if not row["created"]:
             await sessions.revoke_admin(conn, row["admin_id"])
     return row["created"]
@@ -52,15 +105,15 @@ def _token_hash(token: str) -> bytes:
 
 async def new_setup_token(conn: asyncpg.Connection) -> str | None:
     """A one-time setup token while no admin exists; None once one does."""
-    if await store.any_admin(conn):
+    if await _any_admin(conn):
         return None
     token = secrets.token_urlsafe(32)
-    await store.add_setup_token(conn, _token_hash(token))
+    await _add_setup_token(conn, _token_hash(token))
     return token
 
 
 async def setup_token_usable(pool: asyncpg.Pool, token: str) -> bool:
-    return await store.setup_token_usable(pool, _token_hash(token))
+    return await _setup_token_usable(pool, _token_hash(token))
 
 
 async def set_up_first_admin(
@@ -68,7 +121,7 @@ async def set_up_first_admin(
 ) -> str:
     """Creates the first admin with a setup token and signs them in (a session id)."""
     password_hash = await hash_password(password)
-    admin_id = await store.setup_first_admin(pool, _token_hash(token), email, name, password_hash)
+    admin_id = await _setup_first_admin(pool, _token_hash(token), email, name, password_hash)
     if admin_id is None:
         raise SetupRefused
     return await sessions.create(pool, sessions.ADMIN, admin_id=admin_id)

@@ -3,20 +3,61 @@ admin cannot be disabled, so the panel always has someone who can sign in."""
 
 from __future__ import annotations
 
+import asyncpg
 import structlog
 from aiohttp import web
+from marshmallow import Schema, fields, validate
 
-from app.admin import store
-from app.admin.forms import AdminForm, DisableAdminForm, read
 from app.admin.guard import ADMIN
-from app.admin.routes import panel
-from app.core import pages, sessions
+from app.admin.layout import render
+from app.admin.sign_in import SetupForm
+from app.core import pages, sessions, sql
+from app.core.forms import read
 from app.core.keys import POOL
 from app.core.passwords import hash_password
 
 log = structlog.get_logger("admin.admins")
 
 routes = web.RouteTableDef()
+
+
+class AdminForm(SetupForm):
+    """Another admin, added in the panel: the setup form's fields without its token."""
+
+    class Meta:
+        exclude = ("token",)
+
+
+class DisableAdminForm(Schema):
+    email = fields.String(required=True, validate=validate.Length(min=1, max=254))
+
+
+SQL = sql.load(
+    "admin",
+    "admins_list",
+    "add_admin",
+    "lock_admins",
+    "disable_admin",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+
+async def admin_list(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(SQL.admins_list)
+
+
+async def insert_admin(db: Db, email: str, name: str, password_hash: str) -> int | None:
+    """The new admin's id, or None when an admin has that email."""
+    return await db.fetchval(SQL.add_admin, email, name, password_hash)
+
+
+async def disable_unless_last(conn: asyncpg.Connection, email: str) -> asyncpg.Record | None:
+    """Disables the admin unless it is the last active one, in the caller's transaction (see
+    sql/admin/disable_admin.sql for the answer)."""
+    await conn.execute(SQL.lock_admins)
+    return await conn.fetchrow(SQL.disable_admin, email)
+
 
 EMAIL_TAKEN = "An admin with this email exists."
 NO_SUCH_ADMIN = "No admin has this email."
@@ -26,12 +67,12 @@ LAST_ADMIN = "This is the last active admin: add another admin before disabling 
 
 async def _admins_page(request, status=200, *, values=None, errors=None, form=None):
     context = {
-        "admins": await store.admins(request.app[POOL]),
+        "admins": await admin_list(request.app[POOL]),
         "values": values or {},
         "errors": errors or {},
         "form": form,
     }
-    return panel(request, "admin/admins.html", context, status=status)
+    return render(request, "admin/admins.html", context, status=status)
 
 
 @routes.get("/admin/admins")
@@ -45,9 +86,7 @@ async def add_admin(request: web.Request) -> web.Response:
     if errors:
         return await _admins_page(request, 400, values=values, errors=errors, form="add")
     password_hash = await hash_password(values["password"])
-    admin_id = await store.add_admin(
-        request.app[POOL], values["email"], values["name"], password_hash
-    )
+    admin_id = await insert_admin(request.app[POOL], values["email"], values["name"], password_hash)
     if admin_id is None:
         entered = {"email": values["email"], "name": values["name"]}
         errors = {"email": EMAIL_TAKEN}
@@ -61,7 +100,7 @@ async def disable_admin(request: web.Request) -> web.Response:
     values, errors = read(DisableAdminForm(), await request.post())
     if not errors:
         async with request.app[POOL].acquire() as conn, conn.transaction():
-            row = await store.disable_admin(conn, values["email"])
+            row = await disable_unless_last(conn, values["email"])
             if row is None:
                 errors = {"email": NO_SUCH_ADMIN}
             elif row["already"]:

@@ -3,18 +3,74 @@ as a count, then assigned (why `admin`) in one set-based statement."""
 
 from __future__ import annotations
 
+import asyncpg
 from aiohttp import web
+from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
-from app.admin import store
-from app.admin.forms import AssignForm, read_fields
-from app.admin.routes import panel
-from app.core import pages
+from app.admin.layout import render
+from app.core import pages, sql
 from app.core.fields import integer_text
+from app.core.forms import read
 from app.core.keys import POOL
 from app.training import store as training
+from app.training.assignments import MAX_RIDER_IDS, MAX_VALUE_LENGTH
 from app.training.riders import MARKETS, STATUSES
 
 routes = web.RouteTableDef()
+
+SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
+
+
+class AssignForm(Schema):
+    """DESIGN §8's assign form; the filters are repeated fields, `rider_ids` one ID a line."""
+
+    path_id = fields.UUID(required=True, error_messages={"invalid_uuid": "Choose a path."})
+    markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)))
+    statuses = fields.List(fields.String(validate=validate.OneOf(STATUSES)))
+    vehicle_types = fields.List(fields.String(validate=SHORT_TEXT))
+    cities = fields.List(fields.String(validate=SHORT_TEXT))
+    rider_ids = fields.String()
+    confirm = fields.String(validate=validate.Equal("1"))
+
+    @validates("rider_ids")
+    def _rider_ids(self, value: str, **_) -> None:
+        ids = value.split()
+        if len(ids) > MAX_RIDER_IDS:
+            raise ValidationError(f"Paste at most {MAX_RIDER_IDS} rider IDs.")
+        if any(len(rider_id) > MAX_VALUE_LENGTH for rider_id in ids):
+            raise ValidationError(f"A rider ID has at most {MAX_VALUE_LENGTH} characters.")
+
+    @validates_schema
+    def _some_riders(self, data: dict, **_) -> None:
+        if not any(data.get(name) for name in ("rider_ids", *ASSIGN_FILTERS)):
+            raise ValidationError(
+                "Choose riders: paste rider IDs or choose at least one filter.", "rider_ids"
+            )
+
+
+ASSIGN_FILTERS = ("markets", "statuses", "vehicle_types", "cities")
+
+
+SQL = sql.load(
+    "admin",
+    "path_choices",
+    "rider_choices",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+
+async def path_choices(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(SQL.path_choices)
+
+
+async def rider_choices(db: Db) -> dict[str, list[str]]:
+    """The vehicle types and cities riders have, for the assign form's choices."""
+    choices: dict[str, list[str]] = {"city": [], "vehicle_type": []}
+    for row in await db.fetch(SQL.rider_choices):
+        choices[row["kind"]].append(row["value"])
+    return choices
+
 
 PATH_GONE = "This path does not exist."
 
@@ -22,8 +78,8 @@ PATH_GONE = "This path does not exist."
 async def _assign_page(request, status=200, *, values=None, errors=None, preview=None):
     pool = request.app[POOL]
     context = {
-        "paths": await store.path_choices(pool),
-        "choices": await store.rider_choices(pool),
+        "paths": await path_choices(pool),
+        "choices": await rider_choices(pool),
         "markets": MARKETS,
         "statuses": STATUSES,
         "values": values or {},
@@ -31,7 +87,7 @@ async def _assign_page(request, status=200, *, values=None, errors=None, preview
         "preview": preview,
         "assigned": integer_text(request.query.get("assigned", "")),
     }
-    return panel(request, "admin/assign.html", context, status=status)
+    return render(request, "admin/assign.html", context, status=status)
 
 
 @routes.get("/admin/assign")
@@ -42,7 +98,7 @@ async def assign_page(request: web.Request) -> web.Response:
 @routes.post("/admin/assign")
 async def assign(request: web.Request) -> web.Response:
     form = await request.post()
-    values, errors = read_fields(AssignForm(), form)
+    values, errors = read(AssignForm(), form)
     if errors:
         return await _assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"

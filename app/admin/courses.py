@@ -1,6 +1,6 @@
-"""Courses in the panel (DESIGN §8, §10): list, editor, translations, export and import.
+"""Courses in the panel (DESIGN §8, §10): list, editor, export and import.
 
-The editor posts §10's course document as numbered rows (`app.admin.forms.read_course`),
+The editor posts §10's course document as numbered rows (`app.admin.course_form.read_course`),
 validated by `app.training.course_document` and saved by `app.training.courses`, the same
 functions load-data and the AI jobs use. Buttons other than Save (add a row, move one up,
 remove one) re-post the form and show it changed, without saving, so it works without
@@ -12,18 +12,30 @@ from __future__ import annotations
 import json
 import uuid
 
+import asyncpg
 from aiohttp import web
 from marshmallow import EXCLUDE, ValidationError
 
-from app.admin import store
-from app.admin.forms import CourseDocumentSchema, TranslationSchema, read_course, read_translation
-from app.admin.routes import panel
-from app.core import pages
+from app.admin.course_form import read_course
+from app.admin.layout import render
+from app.core import pages, sql
+from app.core.forms import first_error
 from app.core.keys import POOL
 from app.training import courses
-from app.training.course_document import OPTIONS_MAX, TRANSLATION_LANGUAGES
+from app.training.course_document import (
+    OPTIONS_MAX,
+    TRANSLATION_LANGUAGES,
+    CourseDocumentSchema,
+)
 
 routes = web.RouteTableDef()
+
+SQL = sql.load("admin", "course_list")
+
+
+async def _course_list(pool: asyncpg.Pool) -> list[asyncpg.Record]:
+    return await pool.fetch(SQL.course_list)
+
 
 # A UUID in the address; other words stay free for other pages (`/admin/courses/generate`).
 COURSE = "/admin/courses/{course_id:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}}"
@@ -53,7 +65,7 @@ def course_id_of(request: web.Request) -> uuid.UUID:
         raise web.HTTPNotFound from None
 
 
-async def _course(request: web.Request, language: str = "en") -> courses.Course:
+async def read_course_or_404(request: web.Request, language: str = "en") -> courses.Course:
     async with request.app[POOL].acquire() as conn:
         course = await courses.read_course(conn, course_id_of(request), language)
     if course is None:
@@ -124,7 +136,7 @@ async def _editor(request, *, course=None, values, errors=None, status=200, chan
                 t["language"]: t for t in await courses.translation_states(conn, course.course_id)
             }
         context["translations"] = [(lang, states.get(lang)) for lang in TRANSLATION_LANGUAGES]
-    return panel(request, "admin/courses/editor.html", context, status=status)
+    return render(request, "admin/courses/editor.html", context, status=status)
 
 
 async def _submit(request: web.Request, course: courses.Course | None) -> web.Response:
@@ -150,11 +162,11 @@ async def list_courses(request: web.Request) -> web.Response:
 
 async def _list_page(request, *, import_error=None, status=200):
     context = {
-        "courses": await store.course_list(request.app[POOL]),
+        "courses": await _course_list(request.app[POOL]),
         "languages": TRANSLATION_LANGUAGES,
         "import_error": import_error,
     }
-    return panel(request, "admin/courses/list.html", context, status=status)
+    return render(request, "admin/courses/list.html", context, status=status)
 
 
 @routes.get("/admin/courses/new")
@@ -211,13 +223,10 @@ async def _uploaded_json(request: web.Request):
     raise ImportRefused("Choose a course file (.json) to import.")
 
 
-def _where(messages, path: str = "") -> str:
+def _where(messages) -> str:
     """The first problem of a document as `quiz[0].correct: message`."""
-    if isinstance(messages, dict):
-        key, inner = next(iter(messages.items()))
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
-        return _where(inner, path + step)
-    message = messages[0] if isinstance(messages, list) else str(messages)
+    keys, message = first_error(messages)
+    path = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys)[1:]
     if path == "_schema":
         return f"The file is not a course document: {message}"
     return f"{path}: {message}" if path else message
@@ -225,19 +234,19 @@ def _where(messages, path: str = "") -> str:
 
 @routes.get(COURSE)
 async def course_page(request: web.Request) -> web.Response:
-    course = await _course(request)
+    course = await read_course_or_404(request)
     return await _editor(request, course=course, values=editor_values(course))
 
 
 @routes.post(COURSE)
 async def save_course(request: web.Request) -> web.Response:
-    return await _submit(request, await _course(request))
+    return await _submit(request, await read_course_or_404(request))
 
 
 @routes.get(COURSE + "/export.json")
 async def export_course(request: web.Request) -> web.Response:
     """The course document, with the course's id (so load-data can read it as a record)."""
-    course = await _course(request)
+    course = await read_course_or_404(request)
     if not course.has_content:
         raise web.HTTPNotFound
     document = {"id": str(course.course_id), **course.document()}
@@ -246,69 +255,3 @@ async def export_course(request: web.Request) -> web.Response:
         content_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="course-{course.course_id}.json"'},
     )
-
-
-async def _translation_page(request, course, language, *, values, errors=None, status=200):
-    context = {
-        "course": course,
-        "language": language,
-        "language_name": LANGUAGE_NAMES[language],
-        "values": values,
-        "errors": errors or {},
-    }
-    return panel(request, "admin/courses/translation.html", context, status=status)
-
-
-@routes.get(COURSE + "/translations/" + LANGUAGE)
-async def translation_page(request: web.Request) -> web.Response:
-    language = request.match_info["language"]
-    course = await _course(request)
-    if not course.has_content:
-        raise web.HTTPNotFound
-    translated = await _course(request, language)
-    values = {"title": "", "lessons": [{}] * len(course.lessons), "quiz": [{}] * len(course.quiz)}
-    if translated.language == language:
-        values = {
-            "title": translated.title,
-            "lessons": translated.lessons,
-            "quiz": translated.quiz,
-            "state": translated.translation_state,
-        }
-    return await _translation_page(request, course, language, values=values)
-
-
-@routes.post(COURSE + "/translations/" + LANGUAGE)
-async def save_translation(request: web.Request) -> web.Response:
-    """An admin's translation is a reviewed one."""
-    language = request.match_info["language"]
-    course = await _course(request)
-    if not course.has_content:
-        raise web.HTTPNotFound
-    values, translation, errors = read_translation(
-        TranslationSchema(), await request.post(), course
-    )
-    if not errors:
-        try:
-            async with request.app[POOL].acquire() as conn:
-                await courses.save_translation(
-                    conn, course_id_of(request), language, translation, "reviewed"
-                )
-        except courses.TranslationMismatch as exc:  # the course changed meanwhile
-            errors = {
-                "course": f"The course changed while you wrote: {exc.message}. Reload the page."
-            }
-    if errors:
-        return await _translation_page(
-            request, course, language, values=values, errors=errors, status=400
-        )
-    return pages.see_other(f"/admin/courses/{course.course_id}?translated={language}")
-
-
-@routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
-async def review_translation(request: web.Request) -> web.Response:
-    language = request.match_info["language"]
-    course_id = course_id_of(request)
-    async with request.app[POOL].acquire() as conn:
-        if not await courses.mark_reviewed(conn, course_id, language):
-            raise web.HTTPNotFound
-    return pages.see_other(f"/admin/courses/{course_id}?reviewed={language}")

@@ -18,18 +18,79 @@ import weakref
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
+import asyncpg
 from aiohttp import web
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, fields, validate
 
-from app.admin import store
 from app.admin.csv_riders import FIELDS
-from app.admin.forms import MessageFiltersQuery, RiderFiltersQuery, read_query
+from app.admin.messages import MESSAGE_KINDS, MESSAGE_STATUSES
+from app.admin.riders import RiderFilters
 from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
-from app.core import html
+from app.core import database, html, sql
+from app.core.fields import Integer
+from app.core.forms import first_error, read_query
 from app.core.keys import POOL
 from app.core.streaming import write_chunks
 
 routes = web.RouteTableDef()
+
+SQL = sql.load(
+    "admin",
+    "export_riders_count",
+    "export_riders",
+    "export_assignments_count",
+    "export_assignments",
+    "export_completions_count",
+    "export_completions",
+    "export_messages_count",
+    "export_messages",
+    "plan_whole_result",
+)
+
+# Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
+FETCH_ROWS = 5000
+
+
+class ExportQuery(Schema):
+    part = Integer(
+        load_default=1, validate=validate.Range(min=1, error="part must be a whole number from 1.")
+    )
+
+
+class RiderFiltersQuery(RiderFilters, ExportQuery):
+    """The riders list's filters and the part."""
+
+
+class MessageFiltersQuery(ExportQuery):
+    """The messages page's filters (`/admin/messages`); `from` and `to` are UTC dates, both
+    included."""
+
+    status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
+    kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
+    from_ = fields.Date(data_key="from", format="%Y-%m-%d")
+    to = fields.Date(format="%Y-%m-%d")
+
+
+@contextlib.asynccontextmanager
+async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
+    """(count, rows): how many rows export `name` holds with these filters (its statements'
+    parameters), and `rows(offset, limit)`, batches of those rows read through a cursor. One
+    snapshot for both, so the parts announced are the parts served. Leaving the context ends
+    the transaction, which closes the cursor: the query stops even when it was not read to
+    the end."""
+    async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        await conn.execute(SQL.plan_whole_result)
+        count = await conn.fetchval(getattr(SQL, f"export_{name}_count"), *filters)
+
+        async def rows(offset: int, limit: int) -> AsyncIterator[list[asyncpg.Record]]:
+            statement = getattr(SQL, f"export_{name}")
+            async for batch in database.batches(
+                await conn.cursor(statement, *filters, offset, limit), FETCH_ROWS
+            ):
+                yield batch
+
+        yield count, rows
+
 
 ROWS_PER_PART = 500_000  # spec, Limits: CSV exports, rows per file
 
@@ -84,8 +145,8 @@ def _query(schema: Schema, request: web.Request) -> dict:
     try:
         return read_query(schema, request.query)
     except ValidationError as exc:
-        name, messages = next(iter(exc.messages.items()))
-        raise BadExport(f"{name}: {messages[0]}") from None
+        (name, *_), message = first_error(exc.messages)
+        raise BadExport(f"{name}: {message}") from None
 
 
 def rider_filters(values: dict) -> list:
@@ -138,7 +199,7 @@ async def _export(
         part = values["part"]
         async with (
             _export_slot(),
-            store.export_rows(request.app[POOL], name, to_filters(values)) as (count, rows),
+            export_rows(request.app[POOL], name, to_filters(values)) as (count, rows),
         ):
             parts = part_count(count)
             if part > parts:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import store
+from app.admin import accounts
 from app.core import csrf, sessions
 from app.core.keys import POOL
 
 PUBLIC_PATHS = frozenset({"/admin/sign-in", "/admin/setup"})
 SIGN_IN = "/admin/sign-in"
 
-ADMIN = web.RequestKey("admin", store.Admin)
+ADMIN = web.RequestKey("admin", accounts.Admin)
 
 
 def _in_panel(path: str) -> bool:
@@ -28,5 +28,5 @@ async def guard(request: web.Request, handler):
     if session is None:
         raise web.HTTPSeeOther(SIGN_IN)
     request[csrf.SESSION] = session
-    request[ADMIN] = await store.admin(pool, session.admin_id)
+    request[ADMIN] = await accounts.admin(pool, session.admin_id)
     return await handler(request)

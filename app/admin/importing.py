@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -22,7 +22,6 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.admin import store
 from app.admin.csv_riders import (
     NO_ROWS,
     Batch,
@@ -34,8 +33,8 @@ from app.admin.csv_riders import (
 )
 from app.admin.exports import stream_csv
 from app.admin.guard import ADMIN
-from app.admin.routes import panel
-from app.core import database, html
+from app.admin.layout import render
+from app.core import database, html, sql
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL
 from app.training import store as training_store
@@ -44,6 +43,26 @@ from app.training.riders import MAX_RIDERS
 log = structlog.get_logger("admin.import")
 
 routes = web.RouteTableDef()
+
+SQL = sql.load("admin", "start_import", "add_import_rejects", "import_header", "import_rejects")
+# Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
+FETCH_ROWS = 5000
+
+
+async def _add_import_rejects(
+    conn: asyncpg.Connection, import_id: uuid.UUID, rejected: Sequence[tuple[int, str, str]]
+) -> None:
+    """Keep (line, cells as CSV text, error) rows of the import, set-based."""
+    lines, cells, errors = zip(*rejected, strict=True)
+    await conn.execute(SQL.add_import_rejects, import_id, lines, cells, errors)
+
+
+@contextlib.asynccontextmanager
+async def _import_rejects(pool: asyncpg.Pool, import_id: uuid.UUID):
+    """Batches of the import's rejected rows (line, cells, error), in file order."""
+    async with pool.acquire() as conn, conn.transaction(readonly=True):
+        yield database.batches(await conn.cursor(SQL.import_rejects, import_id), FETCH_ROWS)
+
 
 # Spec, Limits: 25 MB a file (read as MiB, the larger reading). The body may be larger than
 # the file by the multipart framing around it (boundaries, part headers).
@@ -137,7 +156,7 @@ async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> I
     saved: set[str] = set()
     saved_up_to = 1
     async with pool.acquire() as conn:
-        await store.start_import(conn, result.import_id, admin_id, csv_text(header.cells))
+        await conn.execute(SQL.start_import, result.import_id, admin_id, csv_text(header.cells))
         try:
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
@@ -185,7 +204,7 @@ async def _save(conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch) ->
         if batch.riders:
             inserted, updated = await training_store.upsert_riders(conn, batch.riders)
         if batch.rejected:
-            await store.add_import_rejects(
+            await _add_import_rejects(
                 conn,
                 import_id,
                 [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
@@ -194,7 +213,7 @@ async def _save(conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch) ->
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:
-    return panel(request, "admin/import.html", {"problem": problem}, status=status)
+    return render(request, "admin/import.html", {"problem": problem}, status=status)
 
 
 @routes.get("/admin/import")
@@ -214,7 +233,7 @@ async def upload_riders(request: web.Request) -> web.Response:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:
             return _form(request, 400, str(exc))
-    return panel(request, "admin/import_result.html", {"result": result})
+    return render(request, "admin/import_result.html", {"result": result})
 
 
 @routes.get("/admin/import/{import_id}/rejected.csv")
@@ -224,10 +243,10 @@ async def download_rejected(request: web.Request) -> web.StreamResponse:
     except ValueError:
         raise web.HTTPNotFound from None
     pool = request.app[POOL]
-    header = await store.import_header(pool, import_id, request[ADMIN].admin_id)
+    header = await pool.fetchval(SQL.import_header, import_id, request[ADMIN].admin_id)
     if header is None:
         raise web.HTTPNotFound
-    async with store.import_rejects(pool, import_id) as batches:
+    async with _import_rejects(pool, import_id) as batches:
         chunks = _rejected_chunks(batches)
         async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
             return await stream_csv(

@@ -1,5 +1,6 @@
 """The jobs page: recent runs with their outcome and result line, and Run now for reminders and
-backup (the same code as the schedule and `run-job`, recorded with the admin who started it)."""
+backup (the same code as the schedule and `run-job`, recorded with the admin who started it);
+the AI's generation and translation runs, each with its own page."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import asyncio
 import structlog
 from aiohttp import web
 
-from app.admin import store
 from app.admin.guard import ADMIN
-from app.admin.routes import panel
-from app.ai import store as ai_store
-from app.core import pages
+from app.admin.layout import render
+from app.admin.translate import LANGUAGE_LABELS
+from app.ai import jobs as ai_jobs
+from app.core import pages, sql
+from app.core.errors import ApiError
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from jobs import JOBS, JobContext, JobFailed
 from jobs.scheduler import JobLocked, run_locked
@@ -20,6 +22,9 @@ from jobs.scheduler import JobLocked, run_locked
 log = structlog.get_logger("admin.jobs")
 
 routes = web.RouteTableDef()
+
+SQL = sql.load("admin", "job_runs_page")
+
 
 RUNS_SHOWN = 50
 RUNNABLE = ("reminders", "backup")
@@ -32,12 +37,12 @@ _running: set[asyncio.Task] = set()
 
 async def _jobs_page(request, status=200, *, problem=None):
     context = {
-        "runs": await store.job_runs(request.app[POOL], RUNS_SHOWN),
-        "ai_jobs": await ai_store.recent_jobs(request.app[POOL], RUNS_SHOWN),
+        "runs": await request.app[POOL].fetch(SQL.job_runs_page, RUNS_SHOWN),
+        "ai_jobs": await ai_jobs.recent(request.app[POOL], RUNS_SHOWN),
         "runnable": RUNNABLE,
         "problem": problem,
     }
-    return panel(request, "admin/jobs.html", context, status=status)
+    return render(request, "admin/jobs.html", context, status=status)
 
 
 @routes.get("/admin/jobs")
@@ -72,3 +77,11 @@ async def run_now(request: web.Request) -> web.Response:
     if done and isinstance(task.exception(), JobLocked):
         return await _jobs_page(request, 409, problem=str(task.exception()))
     return pages.see_other("/admin/jobs")
+
+
+@routes.get("/admin/jobs/{job_id}")
+async def ai_job_page(request: web.Request) -> web.Response:
+    job = await ai_jobs.find(request.app[POOL], pages.uuid_in_path(request, "job_id"))
+    if job is None:
+        raise ApiError(404, "Job not found")
+    return render(request, "admin/ai_job.html", {"job": job, "languages": LANGUAGE_LABELS})

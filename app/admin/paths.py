@@ -9,21 +9,94 @@ from __future__ import annotations
 
 import uuid
 
+import asyncpg
 from aiohttp import web
+from marshmallow import ValidationError, validate
 
-from app.admin import store
-from app.admin.forms import PATH_DAYS_MAX, PathForm, read_path
-from app.admin.routes import panel
-from app.core import pages
-from app.core.fields import integer_text
+from app.admin.layout import render
+from app.core import pages, sql
+from app.core.fields import Integer, Text, integer_text
+from app.core.forms import field_errors
 from app.core.keys import POOL
 from app.core.loader import RecordError
 from app.training import store as training
 from app.training.loading import write_paths
+from app.training.records import PathRecordSchema
 from app.training.riders import MARKETS, VEHICLE_TYPES
 from app.training.schemas import FLAG_TYPES
 
 routes = web.RouteTableDef()
+
+# Learning paths (DESIGN §8's stable field names): load-data's path record without its id,
+# with upper limits a person's typing should not exceed.
+PATH_NAME_MAX = 200
+PATH_DAYS_MAX = 730
+PATH_LISTS = ("flag_types", "markets", "vehicle_types", "nationalities", "courses")
+
+
+class PathForm(PathRecordSchema):
+    class Meta:
+        exclude = ("id",)
+
+    name = Text(required=True, validate=validate.Length(1, PATH_NAME_MAX))
+    days_to_complete = Integer(
+        required=True,
+        validate=validate.Range(
+            1, PATH_DAYS_MAX, error=f"Enter a number of days from 1 to {PATH_DAYS_MAX}."
+        ),
+    )
+
+
+def read_path(schema: PathForm, form) -> tuple[dict, dict[str, str]]:
+    """(values, errors) of the path form, as `read` does. `active` is a checkbox (`on`); the
+    repeated fields keep their order without blanks; `nationalities` also takes one a line
+    (the form's text area)."""
+    data = {"active": form.get("active") == "on"}
+    for name in ("name", "days_to_complete", "rule"):
+        value = form.get(name)
+        if isinstance(value, str) and value.strip():
+            data[name] = value.strip()
+    for name in PATH_LISTS:
+        entered = [
+            line.strip()
+            for value in form.getall(name, [])
+            if isinstance(value, str)
+            for line in (value.splitlines() if name == "nationalities" else [value])
+        ]
+        data[name] = [value for value in entered if value]
+    data["nationalities"] = list(dict.fromkeys(data["nationalities"]))
+    try:
+        return schema.load(data), {}
+    except ValidationError as exc:
+        return data, field_errors(exc)
+
+
+SQL = sql.load(
+    "admin",
+    "path_list",
+    "path_by_id",
+    "path_assignments",
+    "course_choices",
+)
+
+Db = asyncpg.Connection | asyncpg.Pool
+
+
+async def path_list(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(SQL.path_list)
+
+
+async def path(db: Db, path_id: uuid.UUID) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.path_by_id, path_id)
+
+
+async def path_assignments(db: Db, path_id: uuid.UUID) -> asyncpg.Record:
+    return await db.fetchrow(SQL.path_assignments, path_id)
+
+
+async def course_choices(db: Db) -> list[asyncpg.Record]:
+    return await db.fetch(SQL.course_choices)
+
 
 AUTOMATIC_RULES = ("all_matching", "onboarding")
 RULES = (
@@ -73,7 +146,7 @@ async def save(pool, path_id: uuid.UUID, path: dict) -> int:
 
 async def _form_page(request, *, path_id=None, values, errors=None, status=200):
     pool = request.app[POOL]
-    courses = await store.course_choices(pool)
+    courses = await course_choices(pool)
     chosen = [str(course) for course in values.get("courses", [])]
     context = {
         "path_id": path_id,
@@ -87,9 +160,9 @@ async def _form_page(request, *, path_id=None, values, errors=None, status=200):
         "vehicle_types": VEHICLE_TYPES,
         "days_max": PATH_DAYS_MAX,
         "assigned": _assigned(request),
-        "counts": await store.path_assignments(pool, path_id) if path_id else None,
+        "counts": await path_assignments(pool, path_id) if path_id else None,
     }
-    return panel(request, "admin/paths/form.html", context, status=status)
+    return render(request, "admin/paths/form.html", context, status=status)
 
 
 def _assigned(request: web.Request) -> int | None:
@@ -112,8 +185,8 @@ async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Respon
 
 @routes.get("/admin/paths")
 async def list_paths(request: web.Request) -> web.Response:
-    paths = await store.path_list(request.app[POOL])
-    return panel(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
+    paths = await path_list(request.app[POOL])
+    return render(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
 
 
 @routes.get("/admin/paths/new")
@@ -129,7 +202,7 @@ async def create_path(request: web.Request) -> web.Response:
 @routes.get("/admin/paths/{path_id}")
 async def path_page(request: web.Request) -> web.Response:
     path_id = path_id_of(request)
-    row = await store.path(request.app[POOL], path_id)
+    row = await path(request.app[POOL], path_id)
     if row is None:
         raise web.HTTPNotFound
     return await _form_page(request, path_id=path_id, values=dict(row))
@@ -138,6 +211,6 @@ async def path_page(request: web.Request) -> web.Response:
 @routes.post("/admin/paths/{path_id}")
 async def save_path(request: web.Request) -> web.Response:
     path_id = path_id_of(request)
-    if await store.path(request.app[POOL], path_id) is None:
+    if await path(request.app[POOL], path_id) is None:
         raise web.HTTPNotFound
     return await _submit(request, path_id)

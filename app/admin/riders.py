@@ -5,28 +5,118 @@ from __future__ import annotations
 import secrets
 from urllib.parse import quote
 
+import asyncpg
 from aiohttp import web
+from marshmallow import Schema, fields, validate
 
-from app.admin import store
-from app.admin.forms import (
-    RiderFlagForm,
-    RiderPathForm,
-    RidersQuery,
-    RiderStatusForm,
-    read,
-    read_fields,
-)
-from app.admin.routes import panel
-from app.admin.search import rider_search
-from app.core import pages, sessions
+from app.admin.layout import render
+from app.admin.search import RiderSearch, rider_search
+from app.core import database, pages, sessions, sql
+from app.core.fields import Text
+from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.messaging.notifications import notify_flag
 from app.training import store as training
+from app.training.assignments import MAX_VALUE_LENGTH
 from app.training.pins import hash_pin
-from app.training.riders import MARKETS, STATUSES
+from app.training.riders import MARKETS, MAX_LENGTHS, STATUSES
 from app.training.schemas import FLAG_TYPES
 
 routes = web.RouteTableDef()
+
+SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
+
+
+class RiderFilters(Schema):
+    """The riders list's filters, read alike by its page and its exports (README, riders
+    list): each exact but the search text `q`, at most as long as the rider's field."""
+
+    q = Text(validate=validate.Length(max=200))
+    market = fields.String(validate=validate.OneOf(MARKETS))
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    vehicle_type = Text(validate=validate.Length(max=MAX_LENGTHS["vehicleType"]))
+    city = Text(validate=validate.Length(max=MAX_LENGTHS["city"]))
+    nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
+
+
+class RidersQuery(RiderFilters):
+    """The riders list's query: the filters and the keyset (the last rider ID shown)."""
+
+    after = Text(validate=SHORT_TEXT)
+
+
+class RiderStatusForm(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+
+
+class RiderFlagForm(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
+    note = fields.String(validate=validate.Length(max=1000))
+    notify = fields.String(validate=validate.Equal("on"))
+
+
+class RiderPathForm(Schema):
+    path_id = fields.UUID(required=True, error_messages={"invalid_uuid": "Choose a path."})
+
+
+SQL = sql.load(
+    "admin",
+    "riders_page",
+    "rider_profile",
+    "rider_assignments",
+    "rider_flags",
+    "rider_passed_courses",
+    "rider_messages",
+    "path_choices",
+    "set_rider_status",
+    "set_rider_pin",
+)
+
+RIDER_PAGE_MESSAGES = 20
+
+
+async def riders_page(
+    pool: asyncpg.Pool, after: str, search: RiderSearch, filters: dict, limit: int
+) -> list[asyncpg.Record]:
+    async with database.planned_per_call(pool, readonly=True) as conn:
+        return await conn.fetch(
+            SQL.riders_page,
+            after,
+            search.rider_id,
+            search.name_pattern,
+            search.phone_pattern,
+            filters.get("market"),
+            filters.get("status"),
+            filters.get("vehicle_type"),
+            filters.get("city"),
+            filters.get("nationality"),
+            limit,
+        )
+
+
+async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str) -> dict | None:
+    """Everything the rider page shows, or None for an unknown rider."""
+    async with pool.acquire() as conn:
+        profile = await conn.fetchrow(SQL.rider_profile, rider_id)
+        if profile is None:
+            return None
+        return {
+            "rider": profile,
+            "assignments": await conn.fetch(SQL.rider_assignments, rider_id),
+            "flags": await conn.fetch(SQL.rider_flags, rider_id),
+            "passed": await conn.fetch(SQL.rider_passed_courses, rider_id),
+            "messages": await conn.fetch(SQL.rider_messages, rider_id, RIDER_PAGE_MESSAGES),
+            "paths": await conn.fetch(SQL.path_choices),
+        }
+
+
+async def set_rider_status(conn: asyncpg.Connection, rider_id: str, status: str) -> bool:
+    return await conn.fetchval(SQL.set_rider_status, rider_id, status) is not None
+
+
+async def set_rider_pin(conn: asyncpg.Connection, rider_id: str, pin_hash: str) -> bool:
+    return await conn.fetchval(SQL.set_rider_pin, rider_id, pin_hash) is not None
+
 
 PAGE_SIZE = 50
 PIN_DIGITS = 6
@@ -37,12 +127,12 @@ NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path ope
 
 @routes.get("/admin/riders")
 async def riders_list(request: web.Request) -> web.Response:
-    values, errors = read_fields(RidersQuery(), request.query)
+    values, errors = read(RidersQuery(), request.query)
     filters = {name: values[name] for name in FILTERS if values.get(name)}
     context = {"filters": filters, "errors": errors, "markets": MARKETS, "statuses": STATUSES}
     if errors:
-        return panel(request, "admin/riders.html", {**context, "riders": []}, status=400)
-    rows = await store.riders_page(
+        return render(request, "admin/riders.html", {**context, "riders": []}, status=400)
+    rows = await riders_page(
         request.app[POOL],
         values.get("after", ""),
         rider_search(values.get("q")),
@@ -53,12 +143,12 @@ async def riders_list(request: web.Request) -> web.Response:
     riders = rows[:PAGE_SIZE]
     context["riders"] = riders
     context["next_after"] = riders[-1]["rider_id"] if more else None
-    return panel(request, "admin/riders.html", context)
+    return render(request, "admin/riders.html", context)
 
 
 async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
     """The rider page; `form` names the action whose `errors` (and entered values) it shows."""
-    found = await store.rider_page(request.app[POOL], rider_id)
+    found = await _rider_page_rows(request.app[POOL], rider_id)
     if found is None:
         raise web.HTTPNotFound
     context = {
@@ -69,7 +159,7 @@ async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, 
         "errors": errors or {},
         "notice": notice,
     }
-    return panel(request, "admin/rider.html", context, status=status)
+    return render(request, "admin/rider.html", context, status=status)
 
 
 def _back(rider_id: str) -> web.Response:
@@ -88,7 +178,7 @@ async def set_status(request: web.Request) -> web.Response:
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
     async with request.app[POOL].acquire() as conn, conn.transaction():
-        if not await store.set_rider_status(conn, rider_id, values["status"]):
+        if not await set_rider_status(conn, rider_id, values["status"]):
             raise web.HTTPNotFound
         if values["status"] == "inactive":
             await sessions.revoke_rider(conn, rider_id)
@@ -102,7 +192,7 @@ async def reset_pin(request: web.Request) -> web.Response:
     rider_id = request.match_info["rider_id"]
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
     async with request.app[POOL].acquire() as conn, conn.transaction():
-        if not await store.set_rider_pin(conn, rider_id, hash_pin(pin)):
+        if not await set_rider_pin(conn, rider_id, hash_pin(pin)):
             raise web.HTTPNotFound
         await sessions.revoke_rider(conn, rider_id)
     # Shown once, on this answer only: the PIN is stored hashed.

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-
-from app.admin.store import RiderSearch
+from dataclasses import dataclass
 
 # A phone search needs enough digits to be worth it; `+` is how phones are written.
 PHONE_QUERY = re.compile(r"\+?([0-9]{4,})\Z")
@@ -13,6 +12,15 @@ MIN_NAME_QUERY = 3
 
 def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@dataclass(frozen=True)
+class RiderSearch:
+    """The riders list's `q` as the statement's parameters (README, riders list)."""
+
+    rider_id: str | None
+    name_pattern: str | None
+    phone_pattern: str | None
 
 
 def rider_search(q: str | None) -> RiderSearch:

@@ -17,6 +17,7 @@ from marshmallow import ValidationError
 
 from app.ai import sources
 from app.ai.client import Provider
+from app.core.forms import first_error
 from app.training.course_document import (
     LESSONS_MAX,
     QUESTIONS_MAX,
@@ -118,16 +119,11 @@ def _at_most(count: int, word: str) -> str:
     return f"at most {count} {word}" if count > 1 else f"exactly 1 {word[:-1]}"
 
 
-def _first_problem(messages, path: str = "") -> str:
+def _first_problem(messages) -> str:
     """`lessons.0.body: Shorter than maximum length 20000.` from marshmallow's nested
     messages: the first problem, with where it is."""
-    if isinstance(messages, dict):
-        key, value = next(iter(messages.items()))
-        return _first_problem(value, f"{path}.{key}" if path else str(key))
-    if isinstance(messages, list) and messages and not isinstance(messages[0], str):
-        return _first_problem(messages[0], path)
-    text = messages[0] if isinstance(messages, list) and messages else str(messages)
-    return f"{path}: {text}" if path else text
+    keys, text = first_error(messages)
+    return f"{'.'.join(map(str, keys))}: {text}" if keys else text
 
 
 def validated(schema, answer) -> dict:

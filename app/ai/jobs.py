@@ -52,6 +52,33 @@ def wake(app: web.Application) -> None:
         event.set()
 
 
+async def start_generation(
+    app: web.Application, admin_id: int, source: bytes, name: str
+) -> uuid.UUID:
+    """A generation job for the uploaded file, claimed at once by this process's runner."""
+    job_id = await store.add_generation_job(app[POOL], admin_id, source, name)
+    wake(app)
+    return job_id
+
+
+async def start_translation(
+    app: web.Application, admin_id: int, course_id: uuid.UUID, language: str
+) -> uuid.UUID:
+    job_id = await store.add_translation_job(app[POOL], admin_id, course_id, language)
+    wake(app)
+    return job_id
+
+
+async def find(pool: asyncpg.Pool, job_id: uuid.UUID) -> asyncpg.Record | None:
+    """The job with its course title and admin name, or None."""
+    return await store.job(pool, job_id)
+
+
+async def recent(pool: asyncpg.Pool, limit: int) -> list[asyncpg.Record]:
+    """The newest jobs first."""
+    return await store.recent_jobs(pool, limit)
+
+
 async def fail(pool: asyncpg.Pool, job_id: uuid.UUID, reason: str, **extra) -> None:
     kind = await store.finish_job(pool, job_id, "failed", reason)
     if kind is not None:

@@ -17,7 +17,8 @@ from xml.etree import ElementTree
 import pypdf
 from pypdf.errors import PyPdfError
 
-MiB = 1024 * 1024
+from app.core.http import MiB
+
 # Spec, Limits: a course source file and a knowledge document are at most 20 MB each.
 FILE_LIMIT = 20 * MiB
 # A SCORM package may unpack to at most this much, with at most this many entries, and no

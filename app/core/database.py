@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import warnings
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -175,3 +176,18 @@ def pg_bin_dir() -> Path | None:
         except ImportError:
             return None
     return POSTGRES_BIN_PATH if os.path.isdir(POSTGRES_BIN_PATH) else None
+
+
+async def batches(cursor, rows: int) -> AsyncIterator[list[asyncpg.Record]]:
+    """The cursor's rows a batch at a time; the next batch is asked for before this one is
+    handed out, so the database reads it while the caller writes this one."""
+    pending = asyncio.ensure_future(cursor.fetch(rows))
+    try:
+        while batch := await pending:
+            pending = asyncio.ensure_future(cursor.fetch(rows))
+            yield batch
+    finally:
+        # The connection takes one command at a time: the transaction can end only after it.
+        await asyncio.wait([pending])
+        if not pending.cancelled():
+            pending.exception()  # retrieved: the caller's own error (if any) is the one raised

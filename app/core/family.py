@@ -31,5 +31,3 @@ class Family:
     demo_tables: Sequence[str] = field(default_factory=tuple)
     # Middlewares of a signed-in area (its guard), run after the request context.
     middlewares: Sequence[Callable[..., Awaitable[web.StreamResponse]]] = ()
-    # aiohttp cleanup contexts: what the package opens at start and closes at the end (a client).
-    contexts: Sequence[Callable[[web.Application], Any]] = ()

@@ -6,6 +6,7 @@ can call `csrf_token()` for its forms. Static files are served from `app/static/
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import aiohttp_jinja2
@@ -61,3 +62,11 @@ def render(
 def see_other(location: str) -> web.Response:
     """303 to `location`: where a form's POST sends the browser next."""
     return web.Response(status=303, headers={"Location": location})
+
+
+def uuid_in_path(request: web.Request, name: str) -> uuid.UUID:
+    """The UUID in the address's `{name}` part; anything else is a 404 page."""
+    try:
+        return uuid.UUID(request.match_info[name])
+    except ValueError:
+        raise web.HTTPNotFound from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import structlog
 from aiohttp import web
 
-from app.admin.forms import read
 from app.core import database, pages, sessions
+from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.throttle import TooManyAttempts
 from app.rider import accounts

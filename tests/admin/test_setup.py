@@ -9,7 +9,7 @@ import sys
 import orjson
 import pytest
 
-from app.admin import accounts, store
+from app.admin import accounts
 from app.core import database
 from tests.web import PageClient
 
@@ -54,9 +54,9 @@ async def test_two_setup_links_used_at_once_create_one_admin(database_url):
     try:
         # The first setup is mid-flight: its admin is written, its transaction not yet committed.
         async with pool.acquire() as conn, conn.transaction():
-            await conn.execute(store.SQL.lock_first_admin_setup)
+            await conn.execute(accounts.SQL.lock_first_admin_setup)
             await conn.fetchval(
-                store.SQL.setup_first_admin,
+                accounts.SQL.setup_first_admin,
                 accounts._token_hash(first),
                 "first@example.com",
                 "First",

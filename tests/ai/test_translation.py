@@ -143,10 +143,10 @@ async def test_the_recent_jobs_partial_for_the_jobs_page(
     await wait_for_job(ai_admin, response.headers["Location"])
     async with database.connect(database_url) as conn:
         jobs = await store.recent_jobs(conn)
-    listed = ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=jobs)
+    listed = ENVIRONMENT.get_template("admin/ai_jobs.html").render(ai_jobs=jobs)
     assert f'href="{response.headers["Location"]}"' in listed
     assert "Translation (ar)" in listed and 'data-job-status="succeeded"' in listed
-    assert "No AI job yet." in ENVIRONMENT.get_template("ai/recent_jobs.html").render(ai_jobs=[])
+    assert "No AI job yet." in ENVIRONMENT.get_template("admin/ai_jobs.html").render(ai_jobs=[])
     page = await (await ai_admin.get("/admin/jobs")).text()
     assert f'href="{response.headers["Location"]}"' in page and "AI jobs" in page
 

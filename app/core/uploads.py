@@ -8,7 +8,7 @@ import posixpath
 
 from aiohttp import BodyPartReader, web
 
-from app.ai.sources import MiB
+from app.core.http import MiB
 
 FIELD = "file"
 # Room for the multipart framing and the form's other fields around the file.

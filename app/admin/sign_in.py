@@ -1,52 +1,50 @@
-"""The panel's pages: sign-in, sign-out, first-admin setup, dashboard."""
+"""Signing in to the panel and out of it, and the first admin's setup (a one-time link)."""
 
 from __future__ import annotations
 
 import structlog
 from aiohttp import web
+from marshmallow import Schema, fields, validate
 
-from app.admin import accounts, store
-from app.admin.forms import SetupForm, SignInForm, read
-from app.admin.guard import ADMIN
+from app.admin import accounts
 from app.core import database, html, pages, sessions
+from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
+from app.core.passwords import MIN_LENGTH
 from app.core.throttle import TooManyAttempts
 
 log = structlog.get_logger("admin")
 
 routes = web.RouteTableDef()
 
+EMAIL = validate.And(
+    validate.Length(max=254),
+    validate.Regexp(r"^[^@\s]+@[^@\s]+$", error="Enter an email address like name@example.com."),
+)
+
+
+class SignInForm(Schema):
+    email = fields.String(required=True, validate=validate.Length(min=1, max=254))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+
+
+class SetupForm(Schema):
+    token = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    email = fields.String(required=True, validate=EMAIL)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    password = fields.String(
+        required=True,
+        validate=validate.Length(
+            min=MIN_LENGTH, max=1024, error=f"Use at least {MIN_LENGTH} characters."
+        ),
+    )
+
+
 WRONG = "Wrong email or password"
 UNAVAILABLE = "Sign-in is not available right now"
 SETUP_REFUSED = (
     "This setup link has been used or is not valid. An admin can add admins in the panel."
 )
-
-# The navigation bar: the pages of DESIGN §8.
-NAVIGATION = (
-    ("/admin", "Dashboard"),
-    ("/admin/riders", "Riders"),
-    ("/admin/import", "Import"),
-    ("/admin/paths", "Paths"),
-    ("/admin/assign", "Assign"),
-    ("/admin/courses", "Courses"),
-    ("/admin/knowledge", "Knowledge"),
-    ("/admin/messages", "Messages"),
-    ("/admin/jobs", "Jobs"),
-    ("/admin/admins", "Admins"),
-)
-
-
-def panel(request: web.Request, template: str, context: dict, status: int = 200) -> web.Response:
-    """A signed-in page of the panel: the layout's navigation and the admin's name."""
-    # `ai_configured`: for the AI's partials the course pages include (app/ai/templates/ai).
-    context = {
-        "navigation": NAVIGATION,
-        "admin": request[ADMIN],
-        "ai_configured": request.app[SETTINGS].ai_configured,
-        **context,
-    }
-    return pages.render(request, template, context, status=status)
 
 
 def _signed_in(session_id: str, request: web.Request) -> web.Response:
@@ -124,8 +122,3 @@ async def setup(request: web.Request) -> web.StreamResponse:
         return _setup_refused()
     log.info("first admin created")
     return _signed_in(session_id, request)
-
-
-@routes.get("/admin")
-async def dashboard(request: web.Request) -> web.Response:
-    return panel(request, "admin/dashboard.html", await store.dashboard(request.app[POOL]))

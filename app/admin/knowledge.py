@@ -1,0 +1,61 @@
+"""The knowledge documents the riders' assistant answers from (`/admin/knowledge`)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from app.admin import layout
+from app.admin.guard import ADMIN
+from app.ai import knowledge, sources
+from app.core import pages, uploads
+from app.core.errors import ApiError
+from app.core.http import MiB
+from app.core.keys import POOL
+
+KNOWLEDGE_TYPES = "a PDF, or a .txt or .md file"
+
+routes = web.RouteTableDef()
+
+
+def _document_id(request: web.Request) -> int:
+    text = request.match_info["document_id"]
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise ApiError(404, "Not found")
+    return int(text)
+
+
+async def _knowledge_page(request: web.Request, status: int = 200, error: str | None = None):
+    context = {
+        "upload_error": error,
+        "documents": await knowledge.documents(request.app[POOL]),
+        "limit_mb": sources.FILE_LIMIT // MiB,
+    }
+    return layout.render(request, "admin/knowledge.html", context, status=status)
+
+
+@routes.get("/admin/knowledge")
+async def knowledge_page(request: web.Request) -> web.Response:
+    return await _knowledge_page(request)
+
+
+@routes.post("/admin/knowledge")
+async def upload_knowledge(request: web.Request) -> web.StreamResponse:
+    try:
+        name, data = await uploads.read_file(request, sources.FILE_LIMIT)
+    except uploads.UploadRefused as exc:
+        return await _knowledge_page(request, exc.status, exc.message)
+    kind = sources.kind_of(name, sources.KNOWLEDGE_KINDS)
+    if kind is None:
+        return await _knowledge_page(request, 400, f"Upload {KNOWLEDGE_TYPES}.")
+    try:
+        await knowledge.add(request.app[POOL], kind, name, data, request[ADMIN].admin_id)
+    except sources.SourceError as exc:
+        return await _knowledge_page(request, 400, f"The file could not be read: {exc}.")
+    return pages.see_other("/admin/knowledge")
+
+
+@routes.post("/admin/knowledge/{document_id}/delete")
+async def delete_knowledge(request: web.Request) -> web.StreamResponse:
+    if await knowledge.delete(request.app[POOL], _document_id(request)) is None:
+        raise ApiError(404, "Document not found")
+    return pages.see_other("/admin/knowledge")

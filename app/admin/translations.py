@@ -1,0 +1,82 @@
+"""A course's translations in the panel (`/admin/courses/{course_id}/translations/...`): an
+admin writes or corrects one (a reviewed translation), or marks the machine's reviewed."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from app.admin.course_form import read_translation
+from app.admin.courses import COURSE, LANGUAGE, LANGUAGE_NAMES, course_id_of, read_course_or_404
+from app.admin.layout import render
+from app.core import pages
+from app.core.keys import POOL
+from app.training import courses
+from app.training.course_document import TranslationSchema
+
+routes = web.RouteTableDef()
+
+
+async def _translation_page(request, course, language, *, values, errors=None, status=200):
+    context = {
+        "course": course,
+        "language": language,
+        "language_name": LANGUAGE_NAMES[language],
+        "values": values,
+        "errors": errors or {},
+    }
+    return render(request, "admin/courses/translation.html", context, status=status)
+
+
+@routes.get(COURSE + "/translations/" + LANGUAGE)
+async def translation_page(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    course = await read_course_or_404(request)
+    if not course.has_content:
+        raise web.HTTPNotFound
+    translated = await read_course_or_404(request, language)
+    values = {"title": "", "lessons": [{}] * len(course.lessons), "quiz": [{}] * len(course.quiz)}
+    if translated.language == language:
+        values = {
+            "title": translated.title,
+            "lessons": translated.lessons,
+            "quiz": translated.quiz,
+            "state": translated.translation_state,
+        }
+    return await _translation_page(request, course, language, values=values)
+
+
+@routes.post(COURSE + "/translations/" + LANGUAGE)
+async def save_translation(request: web.Request) -> web.Response:
+    """An admin's translation is a reviewed one."""
+    language = request.match_info["language"]
+    course = await read_course_or_404(request)
+    if not course.has_content:
+        raise web.HTTPNotFound
+    values, translation, errors = read_translation(
+        TranslationSchema(), await request.post(), course
+    )
+    if not errors:
+        try:
+            async with request.app[POOL].acquire() as conn:
+                await courses.save_translation(
+                    conn, course_id_of(request), language, translation, "reviewed"
+                )
+        except courses.TranslationMismatch as exc:  # the course changed meanwhile
+            errors = {
+                "course": f"The course changed while you wrote: {exc.message}. Reload the page."
+            }
+    if errors:
+        return await _translation_page(
+            request, course, language, values=values, errors=errors, status=400
+        )
+    return pages.see_other(f"/admin/courses/{course.course_id}?translated={language}")
+
+
+@routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
+async def review_translation(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    course_id = course_id_of(request)
+    async with request.app[POOL].acquire() as conn:
+        if not await courses.mark_reviewed(conn, course_id, language):
+            raise web.HTTPNotFound
+    return pages.see_other(f"/admin/courses/{course_id}?reviewed={language}")
