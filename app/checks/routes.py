@@ -7,7 +7,6 @@ import functools
 from aiohttp import web
 
 from app.checks import docs, store
-from app.checks.queries import parse
 from app.checks.schemas import (
     CheckSchema,
     ChecksQuerySchema,
@@ -19,6 +18,7 @@ from app.core.auth import bearer_key
 from app.core.http import json_response
 from app.core.keys import POOL, READ_POOL
 from app.core.openapi import ErrorSchema
+from app.core.query import parse_query
 from app.core.routing import endpoint
 
 routes = web.RouteTableDef()
@@ -56,7 +56,7 @@ api = functools.partial(
     description=docs.CHECKS,
 )
 async def list_checks(request: web.Request) -> web.StreamResponse:
-    filters = parse(_checks_query, request.query)
+    filters = parse_query(_checks_query, request.query)
     async with stream_slot(), store.check_batches(request.app[READ_POOL], filters) as batches:
         return await stream_array(request, batches)
 
@@ -72,5 +72,5 @@ async def list_checks(request: web.Request) -> web.StreamResponse:
     description=docs.QUESTIONER,
 )
 async def list_questions(request: web.Request) -> web.Response:
-    query = parse(_questioner_query, request.query)
+    query = parse_query(_questioner_query, request.query)
     return json_response(await store.questions(request.app[POOL], query.get("country_id")))

@@ -7,7 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, fields
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from app.core.fields import Text
 
@@ -20,17 +20,19 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class QueryBigint(fields.Integer):
-    """A bigint written in decimal digits, nothing else (no `1.0`, no `1_000`)."""
+    """A bigint written in decimal digits, nothing else (no `1.0`, no `1_000`); the range is a
+    validator, so the OpenAPI document states it too."""
 
     default_error_messages = {"invalid": "must be an integer (bigint)"}
+
+    def __init__(self, **kwargs: Any):
+        bigint = validate.Range(-BIGINT_MAX - 1, BIGINT_MAX, error="must be an integer (bigint)")
+        super().__init__(validate=bigint, **kwargs)
 
     def _deserialize(self, value: Any, attr, data, **kwargs) -> int:
         if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
             raise self.make_error("invalid")
-        number = int(value)
-        if not -BIGINT_MAX - 1 <= number <= BIGINT_MAX:
-            raise self.make_error("invalid")
-        return number
+        return int(value)
 
 
 class QueryDate(fields.Date):

@@ -11,15 +11,31 @@ from typing import Any
 
 from aiohttp import web
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from marshmallow import Schema, fields
 
 from app.core import pages
 from app.core.errors import ErrorShape
 from app.core.http import json_response
 from app.core.keys import ERROR_SHAPES
+from app.core.query import blank_is_absent
 
 OPENAPI_ATTR = "__openapi__"
+# Marks an operation whose query schema counts an empty value as not sent, until the document
+# is built (`_allow_blank_parameters`).
+BLANK_IS_ABSENT = "x-blank-is-absent"
+EMPTY_TEXT = {"type": "string", "maxLength": 0}
+NO_NUL = {"pattern": "^[^\\x00]*$"}
+# Any JSON value as `anyOf` branches, one a type: the same as `{}`, but a client generator
+# keeps a model beside it (openapi-python-client refuses one multi-type `type`).
+ANY_JSON = [
+    {"type": "object"},
+    {"type": "array", "items": {}},
+    {"type": "string"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "null"},
+]
 
 UNEXPECTED = (
     "Unexpected server error, e.g. the database cannot be reached (`internal_error`); "
@@ -97,15 +113,19 @@ def operation(
     query: type[Schema] | None = None,
     request_example: Any = None,
     headers: tuple[dict[str, Any], ...] = (),
+    links: dict[str, dict[str, Any]] | None = None,
 ):
     """Describe a handler for the OpenAPI document.
 
     `responses` maps a status to (description, schema or None); `query` is a schema whose
-    fields are the query parameters; `headers` are request header parameter objects.
+    fields are the query parameters; `headers` are request header parameter objects; `links`
+    are the 200 answer's OpenAPI links (name -> link object, naming the next operation by its
+    `operationId`, the handler's name).
     """
 
     def decorate(handler):
         doc: dict[str, Any] = {
+            "operationId": handler.__name__,
             "summary": summary,
             "tags": [tag],
             "security": SECURITY[security],
@@ -115,9 +135,13 @@ def operation(
         }
         if description:
             doc["description"] = description
+        if links:
+            doc["responses"]["200"]["links"] = links
         parameters = [{"in": "header", **header} for header in headers]
         if query is not None:
             parameters.append({"in": "query", "schema": query})
+            if blank_is_absent(query):
+                doc[BLANK_IS_ABSENT] = True
         if parameters:
             doc["parameters"] = parameters
         if request is not None:
@@ -135,6 +159,37 @@ def _response(text: str, schema: Any) -> dict[str, Any]:
     if schema is None:
         return {"description": text}
     return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+
+def _json_schema_keywords(_converter: Any, field: Any, **_: Any) -> dict[str, Any]:
+    """A field's `metadata["json_schema"]`: JSON Schema keywords apispec does not carry over
+    (`contains`) or sets from the field itself (`items`), for a rule the validator applies."""
+    return field.metadata.get("json_schema", {})
+
+
+def _refuse_nul_in_parameters(operation: dict[str, Any]) -> None:
+    """No query parameter may hold U+0000 (`app.core.query`): PostgreSQL cannot store it. (A
+    number, date or boolean cannot hold it anyway; a pattern only speaks of text.)"""
+    for parameter in operation.get("parameters", []):
+        schema = parameter["schema"]
+        types = schema.get("type", [])
+        if parameter["in"] == "query" and "string" in (
+            types if isinstance(types, list) else [types]
+        ):
+            parameter["schema"] = {**schema, "allOf": [*schema.get("allOf", []), NO_NUL]}
+
+
+def _allow_blank_parameters(operation: dict[str, Any]) -> None:
+    """An optional query parameter whose empty value counts as not sent (`app.core.query`)
+    also takes the empty text."""
+    if not operation.pop(BLANK_IS_ABSENT, False):
+        return
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "query" and not parameter.get("required"):
+            parameter["schema"] = {"anyOf": [parameter["schema"], EMPTY_TEXT]}
+            parameter["description"] = " ".join(
+                filter(None, [parameter.get("description"), "Empty: as if not sent."])
+            )
 
 
 def _path_parameters(path: str) -> list[dict[str, Any]]:
@@ -159,14 +214,21 @@ def _with_common_responses(shape: ErrorShape, responses: dict[str, Any]) -> dict
     return dict(sorted({**common, **responses}.items()))
 
 
+def _request_schemas(operations: dict[str, dict[str, Any]]) -> list[Any]:
+    bodies = [entry.get("requestBody") for ops in operations.values() for entry in ops.values()]
+    return [body["content"]["application/json"]["schema"] for body in bodies if body]
+
+
 def build_spec(app: web.Application) -> dict[str, Any]:
+    marshmallow = MarshmallowPlugin()
     spec = APISpec(
         title="Rider Operations Service",
         version="1.0.0",
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin()],
+        plugins=[marshmallow],
         info={"description": app.get(DESCRIPTION_KEY, "")},
     )
+    marshmallow.converter.add_attribute_function(_json_schema_keywords)
     for name, scheme in SECURITY_SCHEMES.items():
         spec.components.security_scheme(name, scheme)
     operations: dict[str, dict[str, Any]] = {}
@@ -183,9 +245,18 @@ def build_spec(app: web.Application) -> dict[str, Any]:
         if params := _path_parameters(path):
             entry["parameters"] = params + entry.get("parameters", [])
         operations.setdefault(path, {})[route.method.lower()] = entry
+    for schema in _request_schemas(operations):
+        # A rule across fields (JSON Schema keywords next to the properties, e.g. `anyOf`).
+        if extra := getattr(schema, "JSON_SCHEMA", None):
+            spec.components.schema(resolver(schema), extra, schema=schema)
     for path, ops in operations.items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    document = spec.to_dict()
+    for ops in document["paths"].values():
+        for entry in ops.values():
+            _refuse_nul_in_parameters(entry)
+            _allow_blank_parameters(entry)
+    return document
 
 
 DESCRIPTION_KEY = web.AppKey("openapi_description", str)

@@ -50,12 +50,12 @@ USERS_LIST = (
     "Active users with a `ridehail_id` and/or an `agency_id`, ordered by `id`. `kit` is the "
     "whole kit; an entry is in `existing_kit` (with `channel`) when the user owns (units "
     "assigned) at least the required quantity, else in `available_kit`. `limit` out of 1–200 "
-    "is clamped, a non-numeric one means 200; a non-numeric or non-positive `page` means 1. "
-    "`email` matches case-insensitively. Booleans take 1/true/0/false. A non-integer `id` or "
-    "product id, or another boolean value, answers 422. A `page` beyond 2^62 is read as 2^62 "
-    "(an empty page). Page URLs are absolute, built from the request's own scheme and `Host` "
-    "header (behind a proxy, forward `Host`), and keep every query parameter but `page`; "
-    "`from`/`to` are null on an empty page. An empty parameter counts as not sent."
+    "is clamped and a `page` below 1 means 1; a `page` beyond 2^62 is read as 2^62 (an empty "
+    "page). `email` matches case-insensitively. Booleans take 1/true/0/false. A non-integer "
+    "value (`limit`, `page`, `id`, a product id), another boolean value or a parameter given "
+    "twice answers 422 naming it. Page URLs are absolute, built from the request's own scheme "
+    "and `Host` header (behind a proxy, forward `Host`), and keep every query parameter but "
+    "`page`; `from`/`to` are null on an empty page. An empty parameter counts as not sent."
 )
 
 

@@ -10,11 +10,13 @@ from typing import Any
 
 from aiohttp import web
 from marshmallow import ValidationError, fields, validate
+from multidict import MultiMapping
 
 from app.core.errors import ApiError, ErrorShape
 from app.core.fields import Integer
 from app.core.http import json_response
 from app.core.openapi import ShopErrorSchema
+from app.core.query import read_query
 
 # The numbers 1 and 0 are in the sets too: they equal True and False.
 TRUTHY = {True, "1", "true"}
@@ -39,6 +41,8 @@ def _messages(name: str, kind: str) -> dict[str, str]:
         "required": required(name),
         "null": required(name),
         "invalid": f"The {label(name)} field must be {kind}.",
+        "repeated": f"The {label(name)} field must be given at most once.",
+        "nul": f"The {label(name)} field must not contain the NUL character.",
     }
 
 
@@ -46,40 +50,59 @@ BIGINT = 2**63
 
 
 class _Integer(Integer):
-    """An integer the database can hold: a larger one is "not an integer" rather than a crash."""
+    """An integer: from a query, its digits; in a JSON body (`json_only`), a JSON number with
+    no fraction only (`12` or `12.0`, as JSON Schema counts integers; not `"12"` or `true`)."""
+
+    def __init__(self, *, json_only: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.json_only = json_only
 
     def _validated(self, value):
+        if isinstance(value, bool) or (isinstance(value, str) and self.json_only):
+            raise self.make_error("invalid")
         if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")
-        number = super()._validated(value)
-        if not -BIGINT <= number < BIGINT:
-            raise self.make_error("invalid")
-        return number
+        return super()._validated(value)
 
 
 def integer(name: str, **kwargs: Any) -> fields.Integer:
-    return _Integer(error_messages=_messages(name, "an integer"), **kwargs)
+    """An integer the database can hold (a larger one is "not an integer" rather than a crash);
+    the range is a validator, so the OpenAPI document states it too."""
+    messages = _messages(name, "an integer")
+    bigint = validate.Range(-BIGINT, BIGINT - 1, error=messages["invalid"])
+    extra = kwargs.pop("validate", [])
+    extra = list(extra) if isinstance(extra, (list, tuple)) else [extra]
+    return _Integer(error_messages=messages, validate=[bigint, *extra], **kwargs)
 
 
 def string(name: str, **kwargs: Any) -> fields.String:
     return fields.String(error_messages=_messages(name, "a string"), **kwargs)
 
 
-def boolean(name: str, **kwargs: Any) -> fields.Boolean:
-    return fields.Boolean(
-        truthy=TRUTHY, falsy=FALSY, error_messages=_messages(name, "true or false"), **kwargs
-    )
+class _StrictBoolean(fields.Boolean):
+    """A JSON true or false only (1 and "1" equal True for marshmallow's sets)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def boolean(name: str, *, strict: bool = False, **kwargs: Any) -> fields.Boolean:
+    """From a query: 1/true/0/false; in a JSON body (`strict`): true or false."""
+    messages = _messages(name, "true or false")
+    if strict:
+        return _StrictBoolean(error_messages=messages, **kwargs)
+    return fields.Boolean(truthy=TRUTHY, falsy=FALSY, error_messages=messages, **kwargs)
 
 
 def filled(name: str, high: int = 255) -> list:
     """Non-empty (an empty string counts as missing, as in Laravel) and at most `high` long."""
 
-    def not_empty(value: str) -> None:
-        if not value.strip():
-            raise ValidationError(required(name))
-
+    # A regular expression rather than a function, so that the OpenAPI document shows it.
+    not_blank = validate.Regexp(r"[\s\S]*\S", error=required(name))
     too_long = f"The {label(name)} field must not be greater than {high} characters."
-    return [not_empty, validate.Length(max=high, error=too_long)]
+    return [not_blank, validate.Length(max=high, error=too_long)]
 
 
 def email(name: str, **kwargs: Any) -> fields.String:
@@ -134,6 +157,14 @@ def load(schema: Any, data: Any) -> Any:
     """Load `data` with a schema instance, or raise the 422 ApiError."""
     try:
         return schema.load(data)
+    except ValidationError as exc:
+        raise unprocessable(errors_of(exc)) from None
+
+
+def load_query(schema: Any, query: MultiMapping[str]) -> Any:
+    """The request's query read by `schema` (`app.core.query`), or the 422 ApiError."""
+    try:
+        return read_query(schema, query)
     except ValidationError as exc:
         raise unprocessable(errors_of(exc)) from None
 

@@ -7,17 +7,9 @@ from typing import Any
 
 from yarl import URL
 
-from app.core.fields import integer_text
-
 # Any page number or offset past this is past every row; capping keeps both 64-bit integers
 # (a bigint for PostgreSQL, an integer JSON can carry).
 MAX_OFFSET = 2**62
-
-
-def lenient_int(raw: str | None, default: int, low: int, high: int) -> int:
-    """An integer query value clamped into [low, high]; missing or non-numeric: `default`."""
-    value = integer_text(raw) if raw is not None else default
-    return default if value is None else min(high, max(low, value))
 
 
 def envelope(url: URL, page: int, limit: int, total: int, data: list[Any]) -> dict[str, Any]:

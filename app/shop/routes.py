@@ -30,7 +30,6 @@ from app.shop.schemas import (
     ReviewResultSchema,
     ReviewSchema,
     UserPageSchema,
-    UsersQueryDoc,
     UsersQuerySchema,
 )
 
@@ -59,6 +58,7 @@ NOT_JSON = (400, ("The body is not valid JSON", ShopErrorSchema))
 USER_NOT_FOUND = "User not found."
 
 FIND_BY_EMAIL = FindByEmailQuerySchema()
+PRODUCTS_QUERY = ProductsQuerySchema()
 KIT_WRITE = KitWriteSchema()
 USERS_QUERY = UsersQuerySchema()
 ORDERS_QUERY = OrdersQuerySchema()
@@ -69,9 +69,13 @@ def _responses(ok: tuple[str, object], *others: tuple[int, tuple[str, object]]) 
     return {200: ok, **AUTH_ERRORS, **dict(others)}
 
 
-def _query(request: web.Request) -> dict[str, str]:
-    # A repeated parameter counts once, with its last value; an empty one is not sent.
-    return {key: value for key, value in request.query.items() if value != ""}
+def _kit_links(user: str) -> dict[str, dict]:
+    """OpenAPI links from an answer naming a user (`user`, a runtime expression) to that user's
+    kit, read and written."""
+    return {
+        f"{name}Kit": {"operationId": operation, "parameters": {"user": user}}
+        for name, operation in (("Read", "get_kit"), ("Write", "save_kit_entry"))
+    }
 
 
 async def _body(request: web.Request) -> dict:
@@ -122,6 +126,7 @@ def _object(body: object) -> dict:
         ),
     ),
     description=docs.IMPORT,
+    links=_kit_links("$response.body#/results/users/0/id"),
 )
 @bulk_route
 async def import_users(request: web.Request) -> web.Response:
@@ -147,9 +152,10 @@ async def import_users(request: web.Request) -> web.Response:
         INVALID,
     ),
     description="The email is compared case-insensitively; inactive users are found too.",
+    links=_kit_links("$response.body#/user_id"),
 )
 async def find_by_email(request: web.Request) -> web.Response:
-    query = lv.load(FIND_BY_EMAIL, _query(request))
+    query = lv.load_query(FIND_BY_EMAIL, request.query)
     user = await store.find_by_email(request.app[POOL], query["email"])
     if user is None:
         raise ApiError(404, USER_NOT_FOUND)
@@ -168,12 +174,12 @@ async def find_by_email(request: web.Request) -> web.Response:
     "/api/products",
     summary="List available products",
     query=ProductsQuerySchema,
-    responses=_responses(("Products ordered by id", ProductSchema(many=True))),
+    responses=_responses(("Products ordered by id", ProductSchema(many=True)), INVALID),
     description=docs.PRODUCTS,
 )
 async def products(request: web.Request) -> web.Response:
-    partner_name = _query(request).get("partner_name")
-    return json_response(await store.products(request.app[POOL], partner_name))
+    query = lv.load_query(PRODUCTS_QUERY, request.query)
+    return json_response(await store.products(request.app[POOL], query.get("partner_name")))
 
 
 def _user_id(request: web.Request) -> int:
@@ -239,15 +245,15 @@ async def save_kit_entry(request: web.Request) -> web.Response:
     "GET",
     "/api/users",
     summary="Page through users with their kits",
-    query=UsersQueryDoc,
+    query=UsersQuerySchema,
     responses=_responses(("A page of users", UserPageSchema), INVALID),
     description=docs.USERS_LIST,
+    links=_kit_links("$response.body#/data/0/id"),
 )
 async def list_users(request: web.Request) -> web.Response:
-    query = _query(request)
-    filters = lv.load(USERS_QUERY, query)
-    limit = paging.lenient_int(query.get("limit"), MAX_PAGE, 1, MAX_PAGE)
-    page = paging.lenient_int(query.get("page"), 1, 1, paging.MAX_OFFSET)
+    filters = lv.load_query(USERS_QUERY, request.query)
+    limit = min(max(filters.pop("limit", MAX_PAGE), 1), MAX_PAGE)
+    page = min(max(filters.pop("page", 1), 1), paging.MAX_OFFSET)
     total, users = await store.users_page(
         request.app[POOL],
         request.app[SETTINGS].feature_user_product_kit,
@@ -269,7 +275,7 @@ async def list_users(request: web.Request) -> web.Response:
     description=docs.EXCHANGE_ORDERS,
 )
 async def list_exchange_orders(request: web.Request) -> web.Response:
-    query = lv.load(ORDERS_QUERY, _query(request))
+    query = lv.load_query(ORDERS_QUERY, request.query)
     limit = query.get("limit", MAX_PAGE)
     offset = query["skip"] if "skip" in query else (query.get("page", 1) - 1) * limit
     offset = min(offset, paging.MAX_OFFSET)

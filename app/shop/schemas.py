@@ -6,6 +6,7 @@ import re
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from app.core.openapi import ANY_JSON
 from app.shop import laravel as lv
 
 MAX_IMPORT = 5000
@@ -58,10 +59,22 @@ class ImportRecordSchema(Schema):
 class ImportRequestSchema(Schema):
     """The documented request; the handler validates each record on its own."""
 
+    class Meta:
+        unknown = EXCLUDE
+
     users = fields.List(
         fields.Nested(ImportRecordSchema),
         required=True,
-        metadata={"description": f"1 to {MAX_IMPORT} user import records."},
+        metadata={
+            "description": f"1 to {MAX_IMPORT} records (else 422). Each is processed on its "
+            "own (spec): a record that is not a valid ImportRecord, any JSON value, fails "
+            "alone and is listed in `results.failed` with its error.",
+            "minItems": 1,
+            "maxItems": MAX_IMPORT,
+            "json_schema": {
+                "items": {"anyOf": [{"$ref": "#/components/schemas/ImportRecord"}, *ANY_JSON]}
+            },
+        },
     )
 
 
@@ -93,10 +106,17 @@ class ImportResultSchema(Schema):
     results = fields.Nested(ImportResultsSchema)
 
 
-class FindByEmailQuerySchema(Schema):
+class ShopQuery(Schema):
+    """A shop query: unknown parameters are ignored and an empty one counts as not sent (as
+    Laravel reads a query); `app.core.query` reads it, the OpenAPI document says the same."""
+
+    BLANK_IS_ABSENT = True
+
     class Meta:
         unknown = EXCLUDE
 
+
+class FindByEmailQuerySchema(ShopQuery):
     email = lv.string("email", required=True, validate=lv.filled("email"))
 
 
@@ -107,11 +127,8 @@ class FoundUserSchema(Schema):
     agency_id = fields.String(allow_none=True)
 
 
-class ProductsQuerySchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
-    partner_name = fields.String(metadata={"description": "Exact partner name."})
+class ProductsQuerySchema(ShopQuery):
+    partner_name = lv.string("partner_name", metadata={"description": "Exact partner name."})
 
 
 class ProductSchema(Schema):
@@ -137,31 +154,27 @@ class KitWriteSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    product_id = lv.integer("product_id", required=True)
-    quantity = lv.integer("quantity", required=True, validate=lv.between("quantity", 1, 1000))
-    mandatory = lv.boolean("mandatory", required=True)
+    product_id = lv.integer("product_id", required=True, json_only=True)
+    quantity = lv.integer(
+        "quantity", required=True, json_only=True, validate=lv.between("quantity", 1, 1000)
+    )
+    mandatory = lv.boolean("mandatory", required=True, strict=True)
 
 
-class UsersQuerySchema(Schema):
-    """Filters of the users list; `limit` and `page` are read leniently by the handler."""
+class UsersQuerySchema(ShopQuery):
+    """Filters and paging of the users list; the handler clamps `limit` and `page`."""
 
-    class Meta:
-        unknown = EXCLUDE
-
-    partner_name = fields.String()
-    agency_id = fields.String()
-    ridehail_id = fields.String()
-    email = fields.String()
+    partner_name = lv.string("partner_name")
+    agency_id = lv.string("agency_id")
+    ridehail_id = lv.string("ridehail_id")
+    email = lv.string("email")
     id = lv.integer("id")
     existing_product_id = lv.integer("existing_product_id")
     available_product_id = lv.integer("available_product_id")
     existing_kit_empty = lv.boolean("existing_kit_empty")
     available_kit_empty = lv.boolean("available_kit_empty")
-
-
-class UsersQueryDoc(UsersQuerySchema):
-    limit = fields.Integer(metadata={"description": "1 to 200 (clamped), default 200."})
-    page = fields.Integer(metadata={"description": "Default 1."})
+    limit = lv.integer("limit", metadata={"description": "1 to 200 (clamped), default 200."})
+    page = lv.integer("page", metadata={"description": "Default 1; below 1 means 1."})
 
 
 class ListedKitEntrySchema(KitEntrySchema):
@@ -195,10 +208,7 @@ class UserPageSchema(Schema):
     total = fields.Integer()
 
 
-class OrdersQuerySchema(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
+class OrdersQuerySchema(ShopQuery):
     order_timestamp_from = lv.integer(
         "order_timestamp_from", validate=lv.between("order_timestamp_from", 0, MAX_UNIX_TIME)
     )
@@ -227,14 +237,18 @@ class OrdersQuerySchema(Schema):
         "exchange_status", validate=lv.one_of("exchange_status", EXCHANGE_STATUSES)
     )
     order_id = lv.integer("order_id")
-    driver_id = fields.String()
-    tracking = fields.String()
-    country = fields.String()
-    city = fields.String()
-    partner_name = fields.String()
+    driver_id = lv.string("driver_id")
+    tracking = lv.string("tracking")
+    country = lv.string("country")
+    city = lv.string("city")
+    partner_name = lv.string("partner_name")
     limit = lv.integer("limit", validate=lv.between("limit", 1, MAX_PAGE))
     page = lv.integer("page", validate=lv.at_least("page", 1))
-    skip = lv.integer("skip", validate=lv.at_least("skip", 0))
+    skip = lv.integer(
+        "skip",
+        validate=lv.at_least("skip", 0),
+        metadata={"description": "Records to skip; only together with `limit` (else 422)."},
+    )
 
     @validates_schema
     def skip_needs_limit(self, data, **_):
@@ -329,7 +343,7 @@ class ReviewSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    order_id = lv.integer("order_id", required=True)
+    order_id = lv.integer("order_id", required=True, json_only=True)
     status = lv.string(
         "status", required=True, validate=lv.one_of("status", ("approved", "denied"))
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,9 @@ SHAPE_MESSAGE = (
 )
 NO_CRITERIA_MESSAGE = "Give riderIds or at least one filter."
 FILTERS = ("markets", "vehicleTypes", "statuses")
+# A UUID as JSON Schema's `uuid` format writes it (uuid.UUID() would also take braces, a
+# `urn:uuid:` prefix or no hyphens, which the OpenAPI document does not allow).
+UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 
 
 class BadAssignment(Exception):
@@ -37,9 +41,9 @@ class Assignment:
 
 
 def _strings(body: dict, field: str, most: int) -> list[str] | None:
-    value = body.get(field)
-    if value is None:
+    if field not in body:
         return None
+    value = body[field]
     if (
         not isinstance(value, list)
         or len(value) > most
@@ -50,16 +54,13 @@ def _strings(body: dict, field: str, most: int) -> list[str] | None:
 
 
 def parse_assignment(body: Any) -> Assignment:
-    if not isinstance(body, dict) or not isinstance(body.get("pathId"), str):
+    path_id = body.get("pathId") if isinstance(body, dict) else None
+    if not isinstance(path_id, str) or not UUID.fullmatch(path_id):
         raise BadAssignment(SHAPE_MESSAGE)
-    try:
-        path_id = uuid.UUID(body["pathId"])
-    except ValueError:
-        raise BadAssignment(SHAPE_MESSAGE) from None
     rider_ids = _strings(body, "riderIds", MAX_RIDER_IDS)
     markets, vehicle_types, statuses = (
         _strings(body, field, MAX_FILTER_VALUES) or None for field in FILTERS
     )
     if rider_ids is None and markets is None and vehicle_types is None and statuses is None:
         raise BadAssignment(NO_CRITERIA_MESSAGE)
-    return Assignment(path_id, rider_ids, markets, vehicle_types, statuses)
+    return Assignment(uuid.UUID(path_id), rider_ids, markets, vehicle_types, statuses)

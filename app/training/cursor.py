@@ -21,8 +21,14 @@ from app.core import tokens
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 5000
-CURSOR_MESSAGE = "cursor must be the nextCursor value from a previous page"
-SINCE_MESSAGE = "since must be an ISO date"
+# The spec's texts; the parameter's name comes first (`app.core.query.parse_query`).
+CURSOR_TEXT = "must be the nextCursor value from a previous page"
+SINCE_TEXT = "must be an ISO date"
+CURSOR_MESSAGE = f"cursor {CURSOR_TEXT}"
+SINCE_MESSAGE = f"since {SINCE_TEXT}"
+# What `tokens.seal` prints: base64url of the payload, `.`, base64url of the 32-byte HMAC
+# (`(?![\s\S])` ends the text: `$` would also allow a final newline).
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}(?![\s\S])"
 
 NIL_COURSE = uuid.UUID(int=0)
 BEGINNING = datetime.min.replace(tzinfo=UTC)
@@ -116,12 +122,12 @@ def decode(cursor: str, api_key: str) -> Key:
         raise BadCursor from None
 
 
-def start_key(given_cursor: str | None, since: str | None, api_key: str) -> Key:
-    """The key a page starts after: the cursor's when one is given (an empty one counts as
-    absent, and `since` is then ignored), else `since`'s, else the beginning."""
+def start_key(given_cursor: str | None, since: datetime | None, api_key: str) -> Key:
+    """The key a page starts after: the cursor's when one is given (`since` is then
+    ignored), else `since`'s, else the beginning."""
     if given_cursor:
         return decode(given_cursor, api_key)
-    return key_after(parse_since(since) if since else None)
+    return key_after(since)
 
 
 def record(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -71,7 +71,10 @@ class Rider:
 
 
 class RowError(Exception):
-    def __init__(self, field: str, message: str):
+    """The first problem of a row; `field` is the field it names (None: the row is no object),
+    since the spec's messages do not."""
+
+    def __init__(self, field: str | None, message: str):
         super().__init__(message)
         self.field, self.message = field, message
 
@@ -179,7 +182,7 @@ def _pin(row: dict) -> str | None:
 def parse_rider(row: Any) -> Rider:
     """A valid rider from one element of `riders`, or RowError naming the first problem."""
     if not isinstance(row, dict):
-        raise RowError("(record)", f"Invalid input: expected object, received {json_type(row)}")
+        raise RowError(None, f"Invalid input: expected object, received {json_type(row)}")
     # One field after the other: the first problem in the spec's field order is the error.
     rider_id = _required(row, "riderId", MAX_LENGTHS["riderId"])
     name = _required(row, "name", MAX_LENGTHS["name"])

@@ -23,6 +23,7 @@ from app.core.http import (
 from app.core.idempotency import idempotent
 from app.core.keys import POOL, READ_POOL, SETTINGS
 from app.core.openapi import ErrorSchema
+from app.core.query import parse_query
 from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
@@ -61,6 +62,7 @@ RIDER_NOT_FOUND = "Rider not found: create the rider first with POST /api/v1/rid
 PATH_NOT_FOUND = "Learning path not found"
 
 _flag_request = FlagRequestSchema()
+_completions_query = CompletionsQuerySchema()
 
 AUTH_ERRORS = {
     401: (
@@ -118,6 +120,12 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     description=docs.RIDERS,
     request_example=docs.RIDERS_EXAMPLE,
     headers=IDEMPOTENCY_HEADERS,
+    links={
+        "FlagTheFirstRider": {
+            "operationId": "record_flag",
+            "requestBody": {"riderId": "$request.body#/riders/0/riderId", "type": "equipment"},
+        }
+    },
 )
 @bulk_route
 @idempotent("integration_api_key", RIDERS.limit)
@@ -127,7 +135,9 @@ async def upsert_riders(request: web.Request) -> web.Response:
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
     riders, rejected = parse_riders(rows)
-    errors = [{"index": index, "error": error.message} for index, error in rejected]
+    errors = [
+        {"index": index, "field": error.field, "error": error.message} for index, error in rejected
+    ]
     if not riders:
         raise ApiError(
             400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0, errors=errors
@@ -238,20 +248,29 @@ async def assign_path(request: web.Request) -> web.Response:
     query=CompletionsQuerySchema,
     responses={
         200: ("A page of completion records", CompletionsPageSchema),
-        400: (f"`{cursor.CURSOR_MESSAGE}` or `{cursor.SINCE_MESSAGE}`", ErrorSchema),
+        400: (
+            f"`{cursor.CURSOR_MESSAGE}`, `{cursor.SINCE_MESSAGE}`, or a parameter given twice "
+            "(`error` names it)",
+            ErrorSchema,
+        ),
         **AUTH_ERRORS,
     },
     description=docs.COMPLETIONS,
+    links={
+        "NextPage": {
+            "operationId": "list_completions",
+            "parameters": {"cursor": "$response.body#/nextCursor"},
+        }
+    },
 )
 async def list_completions(request: web.Request) -> web.Response:
     api_key = request.app[SETTINGS].integration_api_key
-    limit = cursor.parse_limit(request.query.get("limit"))
+    query = parse_query(_completions_query, request.query)
+    limit = query.get("limit", cursor.DEFAULT_LIMIT)
     try:
-        after = cursor.start_key(request.query.get("cursor"), request.query.get("since"), api_key)
+        after = cursor.start_key(query.get("cursor"), query.get("since"), api_key)
     except cursor.BadCursor:
         raise ApiError(400, cursor.CURSOR_MESSAGE) from None
-    except cursor.BadSince:
-        raise ApiError(400, cursor.SINCE_MESSAGE) from None
     # The feed may lag the primary by the replica's replay lag (docs/scale.md).
     async with request.app[READ_POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from typing import get_args
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
+from app.core.fields import Text
+from app.core.openapi import ANY_JSON
 from app.messaging.messaging import Status
-from app.training.assignments import MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
-from app.training.riders import LANGUAGES, MARKETS, MAX_LENGTHS, MAX_RIDERS, STATUSES
+from app.training import cursor
+from app.training.assignments import FILTERS, MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
+from app.training.riders import (
+    LANGUAGES,
+    MARKET_NAMES,
+    MARKETS,
+    MAX_LENGTHS,
+    MAX_RIDERS,
+    STATUSES,
+)
 
 FLAG_TYPES = (
     "late_delivery",
@@ -36,7 +46,41 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+# JSON Schema patterns of the rider rules (`riders.py`), so that what the document allows is
+# what a row passes. `(?![\s\S])` ends the text (`$` would also allow a final newline); `\s`
+# is what str.strip() removes; NUL is refused in any text.
+END = r"(?![\s\S])"
+# Text PostgreSQL can store: no NUL (else 400, like any text that reaches a statement).
+NO_NUL = "^[^\\x00]*$"
+# Characters besides a letter's two ASCII cases that str.upper() / str.lower() turn into it.
+UPPER_TWINS = {"I": "\u0131", "S": "\u017f"}
+LOWER_TWINS = {"k": "\u212a"}
+
+
+def trimmed(most: int, *, required: bool) -> str:
+    """Text whose trimmed value has 1 (0 unless `required`) to `most` characters."""
+    value = rf"[^\s\x00](?:[^\x00]{{0,{most - 2}}}[^\s\x00])?"
+    return rf"^\s*{value if required else f'(?:{value})?'}\s*{END}"
+
+
+def any_case(words: tuple[str, ...] | list[str], twins: dict[str, str]) -> str:
+    """One of `words` in any case, between blanks (as compared after strip() and a case
+    change)."""
+
+    def letter(char: str) -> str:
+        return f"[{char.upper()}{char.lower()}{twins.get(char, '')}]"
+
+    choices = "|".join("".join(map(letter, word)) for word in words)
+    return rf"\s*(?:{choices})\s*"
+
+
+PHONE_NOISE = r"[\s\-()\[\]]"
+RIDER = "#/components/schemas/Rider"
+
+
 class RiderSchema(Schema):
+    """A row that is saved; any other row is reported in `errors` (see the request)."""
+
     class Meta:
         unknown = EXCLUDE
 
@@ -46,46 +90,79 @@ class RiderSchema(Schema):
             "description": (
                 f"1 to {MAX_LENGTHS['riderId']} characters after trimming; the match key."
             ),
-            "maxLength": MAX_LENGTHS["riderId"],
+            "pattern": trimmed(MAX_LENGTHS["riderId"], required=True),
         },
     )
-    name = fields.String(required=True, metadata={"maxLength": MAX_LENGTHS["name"]})
+    name = fields.String(
+        required=True,
+        metadata={
+            "description": f"1 to {MAX_LENGTHS['name']} characters after trimming.",
+            "pattern": trimmed(MAX_LENGTHS["name"], required=True),
+        },
+    )
     market = fields.String(
         required=True,
         metadata={
             "description": "Code (" + ", ".join(MARKETS) + ") or market name (UAE, Kuwait, Qatar, "
-            "Bahrain, Oman, Jordan, Egypt, Iraq), any case; stored as the code."
+            "Bahrain, Oman, Jordan, Egypt, Iraq), any case; stored as the code.",
+            "pattern": f"^{any_case([*MARKETS, *MARKET_NAMES], UPPER_TWINS)}{END}",
         },
     )
     phone = fields.String(
         metadata={
             "description": "International format; spaces, dashes and brackets are removed, then "
-            "`+` and 7 to 15 digits.",
-            "maxLength": MAX_LENGTHS["phone"],
+            f"`+` and 7 to 15 digits; up to {MAX_LENGTHS['phone']} characters after trimming. "
+            "Empty or blank: the stored value is kept.",
+            "allOf": [
+                {"pattern": trimmed(MAX_LENGTHS["phone"], required=False)},
+                {
+                    "pattern": rf"^(?:{PHONE_NOISE}*\+{PHONE_NOISE}*(?:[0-9]{PHONE_NOISE}*)"
+                    rf"{{7,15}})?\s*{END}"
+                },
+            ],
         }
     )
-    city = fields.String(metadata={"maxLength": MAX_LENGTHS["city"]})
+    city = fields.String(
+        metadata={
+            "description": f"Up to {MAX_LENGTHS['city']} characters after trimming.",
+            "pattern": trimmed(MAX_LENGTHS["city"], required=False),
+        }
+    )
     vehicleType = fields.String(
         metadata={
             "description": (
-                "Stored in lower case. motorbike, car, bicycle, scooter and walker match path "
-                "filters; other values are accepted but never match."
+                f"Up to {MAX_LENGTHS['vehicleType']} characters after trimming, stored in "
+                "lower case. motorbike, car, bicycle, scooter and walker match path filters; "
+                "other values are accepted but never match."
             ),
-            "maxLength": MAX_LENGTHS["vehicleType"],
+            "pattern": trimmed(MAX_LENGTHS["vehicleType"], required=False),
         }
     )
-    nationality = fields.String(metadata={"maxLength": MAX_LENGTHS["nationality"]})
+    nationality = fields.String(
+        metadata={
+            "description": f"Up to {MAX_LENGTHS['nationality']} characters after trimming.",
+            "pattern": trimmed(MAX_LENGTHS["nationality"], required=False),
+        }
+    )
     language = fields.String(
-        metadata={"description": "Any case. Default for new riders: en.", "enum": list(LANGUAGES)}
+        metadata={
+            "description": "en, ar, ur or ku in any case. Default for new riders: en; empty: "
+            "the stored value is kept.",
+            "pattern": f"^(?:{any_case(LANGUAGES, LOWER_TWINS)})?{END}",
+        }
     )
     status = fields.String(
         metadata={
-            "description": "Lower case only. Default for new riders: active.",
-            "enum": list(STATUSES),
+            "description": "Lower case only. Default for new riders: active; empty: the "
+            "stored value is kept.",
+            "enum": ["", *STATUSES],
         }
     )
     pin = fields.String(
-        metadata={"description": "4 to 8 digits; stored hashed.", "pattern": "^[0-9]{4,8}$"}
+        metadata={
+            "description": "4 to 8 digits; stored hashed. Empty: the stored PIN is kept.",
+            "pattern": f"^(?:[0-9]{{4,8}})?{END}",
+        }
     )
 
 
@@ -94,12 +171,35 @@ class RidersRequestSchema(Schema):
         unknown = EXCLUDE
 
     riders = fields.List(
-        fields.Nested(RiderSchema), required=True, metadata={"minItems": 1, "maxItems": MAX_RIDERS}
+        fields.Nested(RiderSchema),
+        required=True,
+        metadata={
+            "description": (
+                f"1 to {MAX_RIDERS} rows, at least one of them a valid Rider (else 400). A row "
+                "that is not a valid Rider (any JSON value) is reported in `errors` and saves "
+                "nothing."
+            ),
+            "minItems": 1,
+            "maxItems": MAX_RIDERS,
+            "json_schema": {
+                "items": {"anyOf": [{"$ref": RIDER}, *ANY_JSON]},
+                "contains": {"$ref": RIDER},
+            },
+        },
     )
 
 
 class RowErrorSchema(Schema):
     index = fields.Integer(required=True, metadata={"description": "Zero-based row index."})
+    field = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The field the error is about (the spec's messages do not name it); "
+            "null when the row is not an object.",
+            "example": "riderId",
+        },
+    )
     error = fields.String(
         required=True, metadata={"example": "Invalid input: expected string, received undefined"}
     )
@@ -131,10 +231,13 @@ class FlagRequestSchema(Schema):
         unknown = EXCLUDE
 
     riderId = fields.String(
-        required=True, metadata={"description": "Matched exactly as stored, untrimmed."}
+        required=True,
+        metadata={"description": "Matched exactly as stored, untrimmed.", "pattern": NO_NUL},
     )
     type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
-    note = fields.String(validate=validate.Length(max=1000), load_default=None)
+    note = fields.String(
+        validate=validate.Length(max=1000), load_default=None, metadata={"pattern": NO_NUL}
+    )
     notify = StrictBoolean(load_default=False)
 
 
@@ -146,11 +249,28 @@ class FlagResultSchema(Schema):
     )
 
 
-VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH}
+VALUE = {"minLength": 1, "maxLength": MAX_VALUE_LENGTH, "pattern": NO_NUL}
 FILTER = {"maxItems": MAX_FILTER_VALUES}
 
 
 class AssignmentRequestSchema(Schema):
+    # `riderIds`, or a filter with at least one value (an empty filter counts as not given):
+    # a rule across fields, which `app.core.openapi` adds to the generated object schema
+    # (inside `allOf`, where client generators keep the object's own model).
+    JSON_SCHEMA = {
+        "allOf": [
+            {
+                "anyOf": [
+                    {"required": ["riderIds"]},
+                    *(
+                        {"required": [name], "properties": {name: {"minItems": 1}}}
+                        for name in FILTERS
+                    ),
+                ]
+            }
+        ]
+    }
+
     class Meta:
         unknown = EXCLUDE
 
@@ -168,24 +288,54 @@ class AssignmentResultSchema(Schema):
     enrollmentsCreated = fields.Integer(required=True)
 
 
+class PageSize(fields.Field):
+    """The spec's lenient `limit`: any text; what is not a positive integer means 1,000."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> int:
+        return cursor.parse_limit(value)
+
+
 class CompletionsQuerySchema(Schema):
-    cursor = fields.String(
+    """Read by `app.core.query`; `since` is read only when no `cursor` is given (the spec:
+    a cursor wins), so a bad `since` beside a cursor is ignored, as the description says."""
+
+    BLANK_IS_ABSENT = True  # DESIGN §5: `cursor=` and `since=` count as absent
+
+    class Meta:
+        unknown = EXCLUDE
+
+    cursor = Text(
         metadata={
-            "description": "The nextCursor of the previous page; when given, since is ignored."
-        }
+            "description": "The nextCursor of the previous page, as it was given (opaque, "
+            "signed by the server: any other value answers 400); when given, since is ignored.",
+            "pattern": cursor.CURSOR_PATTERN,
+        },
     )
-    since = fields.String(
+    since = Text(
         metadata={
             "description": "ISO 8601 date or date-time (no offset: UTC). Records completed "
-            "strictly after it."
+            "strictly after it.",
+            "anyOf": [{"format": "date-time"}, {"format": "date"}],
         }
     )
-    limit = fields.Integer(
+    limit = PageSize(
         metadata={
             "description": "1 to 5000, default 1000; higher is capped at 5000; 0 or "
-            "non-numeric means 1000."
+            "any text that is not a positive integer means 1000.",
+            "type": ["integer", "string"],
         }
     )
+
+    @post_load
+    def start(self, query: dict, **_) -> dict:
+        """`since` as a moment, unless a cursor makes it irrelevant."""
+        since = query.pop("since", None)
+        if since is not None and "cursor" not in query:
+            try:
+                query["since"] = cursor.parse_since(since)
+            except cursor.BadSince:
+                raise ValidationError(cursor.SINCE_TEXT, "since") from None
+        return query
 
 
 class CompletionSchema(Schema):

@@ -150,7 +150,7 @@ async def test_kit_write_adds_then_updates_and_answers_the_whole_kit(client, kit
     response = await client.post(
         "/api/users/1/kit",
         headers=IMPORT,
-        json={"product_id": 1, "quantity": "5", "mandatory": "false"},
+        json={"product_id": 1, "quantity": 5, "mandatory": False},
     )
     kit = (await response.json())["kit"]
     assert [(e["product_id"], e["quantity"], e["mandatory"]) for e in kit] == [
@@ -195,6 +195,22 @@ async def test_kit_write_adds_then_updates_and_answers_the_whole_kit(client, kit
             {"product_id": "x", "quantity": 1, "mandatory": True},
             {"product_id": ["The product id field must be an integer."]},
         ),
+        # The spec types the body: a JSON integer and a JSON boolean, as the document says.
+        (
+            {"product_id": "1", "quantity": True, "mandatory": 1},
+            {
+                "product_id": ["The product id field must be an integer."],
+                "quantity": ["The quantity field must be an integer."],
+                "mandatory": ["The mandatory field must be true or false."],
+            },
+        ),
+        (
+            {"product_id": 2**63, "quantity": 1, "mandatory": "false"},
+            {
+                "product_id": ["The product id field must be an integer."],
+                "mandatory": ["The mandatory field must be true or false."],
+            },
+        ),
     ],
 )
 async def test_kit_write_validation_is_422_and_writes_nothing(client, kits, body, errors):
@@ -204,7 +220,8 @@ async def test_kit_write_validation_is_422_and_writes_nothing(client, kits, body
     assert answer["success"] is False and answer["errors"] == errors
     first = next(iter(errors.values()))[0]
     more = sum(len(texts) for texts in errors.values()) - 1
-    assert answer["message"] == (first if not more else f"{first} (and {more} more errors)")
+    plural = "s" if more > 1 else ""
+    assert answer["message"] == (first if not more else f"{first} (and {more} more error{plural})")
     assert await kits.fetchval("SELECT count(*) FROM shop_user_kits") == 2
 
 

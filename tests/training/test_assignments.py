@@ -114,6 +114,12 @@ async def test_unknown_path_is_404(api, db, riders):
 BAD_BODIES = [
     {"riderIds": ["R-1"]},
     {"pathId": "not-a-uuid", "riderIds": ["R-1"]},
+    # Forms uuid.UUID() reads but the document's `uuid` format does not allow.
+    {"pathId": "{5b0e8a52-3f6c-4d1e-9a57-0c2f1e7d9b34}", "riderIds": ["R-1"]},
+    {"pathId": "5b0e8a523f6c4d1e9a570c2f1e7d9b34", "riderIds": ["R-1"]},
+    # null is no array: an optional field is left out, never null.
+    {"pathId": "{path}", "riderIds": None, "markets": ["AE"]},
+    {"pathId": "{path}", "markets": None},
     {"pathId": 12, "riderIds": ["R-1"]},
     {"pathId": "{path}", "riderIds": "R-1"},
     {"pathId": "{path}", "riderIds": ["R-1", 2]},
@@ -150,7 +156,7 @@ async def test_invalid_json_is_400(client):
 
 async def test_neither_rider_ids_nor_filters_is_400(api, db, riders):
     path = await add_path(db)
-    for criteria in [{}, {"markets": [], "vehicleTypes": [], "statuses": []}, {"riderIds": None}]:
+    for criteria in [{}, {"markets": [], "vehicleTypes": [], "statuses": []}]:
         status, body = await api.post("/api/v1/assignments", {"pathId": str(path), **criteria})
         assert (status, body) == (
             400,

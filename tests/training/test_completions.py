@@ -237,3 +237,24 @@ async def test_the_uptime_call_answers_500_while_the_database_is_down(client, da
         (await client.get("/api/v1/completions?limit=1", headers=AUTH)).status for _ in range(3)
     ]
     assert statuses[-1] == 200
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=null&limit=null", "since=2026-05-01&since=2026-05-02", "cursor=a&cursor=b"]
+)
+async def test_a_parameter_given_twice_is_400_naming_it(api, four_days, query):
+    name = query.split("=")[0]
+    status, body = await api.get(f"/api/v1/completions?{query}")
+    assert (status, body) == (
+        400,
+        {"error": f"{name} must be given at most once", "code": "invalid_request"},
+    )
+
+
+@pytest.mark.parametrize("name", ["limit", "since", "cursor"])
+async def test_a_nul_character_in_a_parameter_is_400_naming_it(api, four_days, name):
+    status, body = await api.get("/api/v1/completions", **{name: "1\x00"})
+    assert (status, body) == (
+        400,
+        {"error": f"{name} must not contain the NUL character (U+0000)", "code": "invalid_request"},
+    )
