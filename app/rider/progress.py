@@ -11,14 +11,20 @@ from datetime import datetime
 class Grade:
     score: float  # percent of questions answered exactly right, 0 to 100
     passed: bool
+    wrong: list[int]  # indexes of the questions not answered exactly right
 
 
 def grade(quiz: list[dict], answers: list[set[int]], pass_mark: int) -> Grade:
     """A question counts when the chosen options are exactly its correct ones (DESIGN §9).
     Passing compares whole numbers (right · 100 ≥ pass mark · questions), so rounding the
     stored score can never turn a fail into a pass."""
-    right = sum(set(q["correct"]) == chosen for q, chosen in zip(quiz, answers, strict=True))
-    return Grade(round(100 * right / len(quiz), 2), right * 100 >= pass_mark * len(quiz))
+    wrong = [
+        index
+        for index, (question, chosen) in enumerate(zip(quiz, answers, strict=True))
+        if set(question["correct"]) != chosen
+    ]
+    right = len(quiz) - len(wrong)
+    return Grade(round(100 * right / len(quiz), 2), right * 100 >= pass_mark * len(quiz), wrong)
 
 
 def percent(score: float) -> str:

@@ -87,7 +87,7 @@ async def lesson_page(request: web.Request) -> web.Response:
 
 
 def _quiz_page(request, course, answers=None, status=200) -> web.Response:
-    context = {"course": course, "answers": answers}
+    context = {"course": course, "answers": answers, "attempt_id": uuid.uuid4()}
     return render(request, "rider/quiz.html", context, status=status)
 
 
@@ -100,22 +100,51 @@ async def quiz_page(request: web.Request) -> web.Response:
     return _quiz_page(request, course)
 
 
+class _Repeat(Exception):
+    """The quiz form's attempt_id was recorded before: roll this submission back."""
+
+
 @routes.post("/training/courses/{course_id}/quiz")
 async def submit_quiz(request: web.Request) -> web.Response:
+    """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
+    sent again, a double tap) is graded and counted in a transaction that is then rolled back
+    (view time included), and answers the first result (DESIGN §13)."""
     form = await request.post()
     rider = request[RIDER]
-    async with request.app[POOL].acquire() as conn, conn.transaction():
-        course, record, _ = await _open(conn, request)
-        if not course.quiz:
-            raise web.HTTPNotFound
-        answers = QuizAnswers(form, course.quiz)
-        if not answers.valid:
-            return _quiz_page(request, course, answers, status=400)
-        grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
-        attempt = await store.record_attempt(conn, rider.rider_id, course.course_id, grade.score)
-        result = attempt
-        if grade.passed:
-            result = await store.pass_course(conn, _completion(attempt, record["now"]))
+    try:
+        async with request.app[POOL].acquire() as conn, conn.transaction():
+            course, record, _ = await _open(conn, request)
+            if not course.quiz:
+                raise web.HTTPNotFound
+            answers = QuizAnswers(form, course.quiz)
+            if not answers.valid:
+                return _quiz_page(request, course, answers, status=400)
+            grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+            attempt = await store.record_attempt(
+                conn, rider.rider_id, course.course_id, grade.score
+            )
+            result = attempt
+            if grade.passed:
+                result = await store.pass_course(conn, _completion(attempt, record["now"]))
+            if answers.attempt_id and not await store.keep_attempt_id(
+                conn, rider.rider_id, course.course_id, answers.attempt_id, grade
+            ):
+                raise _Repeat
+    except _Repeat:
+        return await _first_result(request, course, answers.attempt_id)
+    return _result_page(request, course, grade, result)
+
+
+async def _first_result(request: web.Request, course: Course, attempt_id: uuid.UUID):
+    first = await store.first_attempt(
+        request.app[POOL], request[RIDER].rider_id, course.course_id, attempt_id
+    )
+    grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
+    result = {**first, "score": first["best_score"]}
+    return _result_page(request, course, grade, result)
+
+
+def _result_page(request, course, grade, result) -> web.Response:
     context = {"course": course, "grade": grade, "result": result, "percent": progress.percent}
     return render(request, "rider/result.html", context)
 

@@ -2,6 +2,7 @@
 double and concurrent submissions; the record in the completions feed."""
 
 import asyncio
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -19,6 +20,7 @@ from tests.rider.rows import (
     form,
     signed_in,
 )
+from tests.web import csrf_of
 
 
 @pytest.fixture
@@ -263,3 +265,44 @@ async def test_proof_page_is_the_riders_own(rider, db, client):
     await add_rider(client, "R-2")
     await signed_in(client, "R-2")
     assert (await client.get(f"/training/proofs/{code}")).status == 404
+
+
+def _attempt_id(page: str) -> str:
+    return re.search(r'name="attempt_id" value="([0-9a-f-]{36})"', page).group(1)
+
+
+async def test_repeats_of_an_attempt_id_in_parallel_count_one_attempt_and_answer_the_first(
+    rider, db
+):
+    course_id = await course_for(db)
+    page = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    data = [*form(ONE_RIGHT), ("attempt_id", _attempt_id(page)), ("csrf_token", csrf_of(page))]
+    await db.execute("UPDATE course_results SET last_viewed_at = now() - interval '2 minutes'")
+    responses = await asyncio.gather(
+        *[rider.post(f"/training/courses/{course_id}/quiz", data=data) for _ in range(4)]
+    )
+    assert [r.status for r in responses] == [200] * 4
+    for response in responses:
+        text = await response.text()
+        assert "Your score: 33.3%" in text and "Attempts: 1" in text
+    record = await _record(db, course_id)
+    assert record["attempts"] == 1 and record["time_spent_seconds"] in (120, 121)
+    # A repeat sent later, after a pass with another attempt_id, still answers its own
+    # first result (failed) and changes nothing.
+    page = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    passed = [*form(RIGHT), ("attempt_id", _attempt_id(page)), ("csrf_token", csrf_of(page))]
+    assert (await rider.post(f"/training/courses/{course_id}/quiz", data=passed)).status == 200
+    late = await rider.post(f"/training/courses/{course_id}/quiz", data=data)
+    assert "Your score: 33.3%" in await late.text()
+    (completion,) = await _completions(rider)
+    assert completion["attempts"] == 2 and completion["score"] == 100
+
+
+async def test_each_rendered_quiz_form_has_its_own_attempt_id_and_a_bad_one_is_refused(rider, db):
+    course_id = await course_for(db)
+    pages = [await (await rider.get(f"/training/courses/{course_id}/quiz")).text() for _ in "ab"]
+    assert _attempt_id(pages[0]) != _attempt_id(pages[1])
+    bad = [*form(RIGHT), ("attempt_id", "not-a-uuid"), ("csrf_token", csrf_of(pages[0]))]
+    response = await rider.post(f"/training/courses/{course_id}/quiz", data=bad)
+    assert response.status == 400
+    assert (await _record(db, course_id))["attempts"] == 0
