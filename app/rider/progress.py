@@ -68,7 +68,14 @@ def overview(rows: list, now: datetime) -> tuple[list[Assignment], list[Assignme
             assignment.courses.append(
                 {
                     key: row[key]
-                    for key in ("course_id", "course", "published", "passed", "proof_code")
+                    for key in (
+                        "course_id",
+                        "course",
+                        "translated",
+                        "published",
+                        "passed",
+                        "proof_code",
+                    )
                 }
             )
     listed = list(assignments.values())

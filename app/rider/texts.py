@@ -165,6 +165,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ur": "یہ ترجمہ مشین نے کیا ہے۔",
         "ku": "ئەم وەرگێڕانە بە ئامێر کراوە.",
     },
+    "shown_in_english": {
+        "en": "This course is not translated into your language yet, so it is shown in English.",
+        "ar": "لم تُترجم هذه الدورة إلى لغتك بعد، لذلك تُعرض باللغة الإنجليزية.",
+        "ur": "اس کورس کا ابھی آپ کی زبان میں ترجمہ نہیں ہوا، اس لیے یہ انگریزی میں دکھایا گیا ہے۔",
+        "ku": "ئەم خولە هێشتا بۆ زمانەکەت وەرنەگێڕدراوە، بۆیە بە ئینگلیزی پیشان دەدرێت.",
+    },
     "no_lessons": {
         "en": "This course has no lessons in the app yet. Your training team will tell you "
         "how to take it.",
