@@ -32,7 +32,12 @@ async def my_training(request: web.Request) -> web.Response:
     rows = await store.my_training(request.app[POOL], rider.rider_id, rider.language)
     now = datetime.now(UTC)
     open_assignments, finished = progress.overview(rows, now)
-    context = {"open_assignments": open_assignments, "finished": finished, "now": now}
+    context = {
+        "open_assignments": open_assignments,
+        "finished": finished,
+        "now": now,
+        "ai_configured": request.app[SETTINGS].ai_configured,
+    }
     return render(request, "rider/training.html", context)
 
 

@@ -33,8 +33,18 @@ async def _add_rider(live_server, **fields):
     await _api(live_server, "POST", "/api/v1/riders", json={"riders": [rider]})
 
 
+_SMALL_TAP_TARGETS = """() => [...document.querySelectorAll(
+    'a, button, label.option, input:not([type=hidden]):not([type=radio]):not([type=checkbox])'
+)].filter(e => !e.closest('.lesson'))
+  .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44).map(([html, r]) => [html, r.width, r.height])"""
+
+
 async def _fits_the_phone(page):
+    """No sideways scrolling, and every tap target (but links in a lesson's running text) is
+    at least 44 x 44 CSS px."""
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert await page.evaluate(_SMALL_TAP_TARGETS) == []
 
 
 async def _sign_in(page, live_server, pin="2468"):
@@ -81,6 +91,8 @@ async def test_a_rider_signs_in_learns_fails_passes_and_the_proof_verifies(
     await page.click("main button[type=submit]")
     assert await page.text_content(".score") == "Your score: 0%"
     assert "Not passed yet" in await page.text_content(".alert")
+    assert (await page.text_content(".wrong-questions")).count("Question") == 3
+    await _fits_the_phone(page)
     await page.click("a.button:has-text('Retake the quiz')")
     await page.check("#q0 input[value='0']")
     await page.check("#q1 input[value='0']")

@@ -54,13 +54,14 @@ async def test_my_training_lists_open_assignments_with_deadlines_and_finished_on
     )
     page = await (await rider.get("/training")).text()
     now = datetime.now(UTC)
-    overdue = f"Overdue since {now - timedelta(days=2):%Y-%m-%d}"
-    due = f"Due {now + timedelta(days=3):%Y-%m-%d}"
+    overdue = f'Overdue by 2 days <span class="muted">({now - timedelta(days=2):%Y-%m-%d})'
+    due = f'Due in 3 days <span class="muted">({now + timedelta(days=3):%Y-%m-%d})'
     assert page.index("Road path") < page.index(overdue) < page.index("Food path")
     assert page.index(due) < page.index("Finished training") < page.index("Welcome path")
     assert f'href="/training/courses/{first}"' in page
     assert "Draft course" in page and f'href="/training/courses/{hidden}"' not in page
     assert "0 of 2 courses passed" in page
+    assert '<progress id="progress-2" value="0" max="2">' in page
 
 
 async def test_first_opening_records_started_at_and_language_and_views_add_time(rider, db):
@@ -306,3 +307,51 @@ async def test_each_rendered_quiz_form_has_its_own_attempt_id_and_a_bad_one_is_r
     response = await rider.post(f"/training/courses/{course_id}/quiz", data=bad)
     assert response.status == 400
     assert (await _record(db, course_id))["attempts"] == 0
+
+
+def _continue_link(page: str) -> str | None:
+    found = re.search(r'<a class="button continue" href="([^"]+)"', page)
+    return found and found.group(1)
+
+
+async def test_continue_leads_to_the_next_unfinished_lesson_then_the_quiz_then_the_next_course(
+    rider, db
+):
+    first, second = await add_course(db, "First"), await add_course(db, "Second", quiz=[])
+    await assign(db, "R-1", await add_path(db, "Path", [first, second]), due_in_days=0.5)
+    page = await (await rider.get("/training")).text()
+    assert "Due within a day" in page
+    assert _continue_link(page) == f"/training/courses/{first}/lessons/1"
+    await rider.get(f"/training/courses/{first}/lessons/1")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{first}/lessons/2"
+    await rider.get(f"/training/courses/{first}/lessons/2")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{first}/quiz"
+    await rider.submit(f"/training/courses/{first}/quiz", form(RIGHT))
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{second}/lessons/1"
+    assert '<progress id="progress-1" value="1" max="2">' in page
+    for n in (1, 2):
+        await rider.get(f"/training/courses/{second}/lessons/{n}")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{second}"  # its "complete" button
+
+
+async def test_a_failed_quiz_shows_which_questions_were_wrong_but_not_the_right_options(rider, db):
+    course_id = await course_for(db)
+    response = await rider.submit(f"/training/courses/{course_id}/quiz", form(ONE_RIGHT))
+    page = await response.text()
+    wrong = re.search(r'<ul class="wrong-questions">(.*?)</ul>', page, re.S).group(1)
+    assert "Question 2 of 3" in wrong and "Which are safe?" in wrong
+    assert "Question 3 of 3" in wrong and "When do you wash hands?" in wrong
+    assert "Question 1 of 3" not in wrong
+    assert "Helmet" not in page and "Before pick-up" not in page
+    passed = await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert "wrong-questions" not in await passed.text()
+
+
+async def test_the_pin_field_opens_the_number_pad(client):
+    page = await (await client.get("/")).text()
+    pin = re.search(r'<input id="pin"[^>]*>', page).group(0)
+    assert 'inputmode="numeric"' in pin and 'autocomplete="current-password"' in pin
