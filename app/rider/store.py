@@ -16,6 +16,7 @@ SQL = sql.load(
     "signed_in_rider",
     "my_training",
     "view_course",
+    "peek_course",
     "record_attempt",
     "keep_attempt_id",
     "first_attempt",
@@ -58,6 +59,13 @@ async def view_course(
     """Records a view of the course (see sql/rider/view_course.sql) and returns the rider's
     record, locked until the transaction ends; None when the rider may not open the course."""
     return await conn.fetchrow(SQL.view_course, rider_id, course_id, language, lesson)
+
+
+async def peek_course(
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, language: str
+) -> asyncpg.Record | None:
+    """The rider's record as `view_course` returns it, recording no view (offline copies)."""
+    return await conn.fetchrow(SQL.peek_course, rider_id, course_id, language)
 
 
 async def record_attempt(

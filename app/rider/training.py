@@ -4,8 +4,9 @@ completion of a course without quiz) and the proofs of completion (DESIGN §9).
 Every course page first records the view (`store.view_course`): that is where the rider's
 access is checked (a course not on the path of one of their assignments, or unpublished, is a
 404 page), where `startedAt` and the language are recorded at the first opening, and where
-`timeSpentSeconds` grows. A submission runs in one transaction with the record locked by that
-view, so two tabs passing at once give one completion and one proof code.
+`timeSpentSeconds` grows — unless the GET carries `X-Offline-Copy: 1` (the offline copy is
+being kept, no rider is reading). A submission runs in one transaction with the record locked
+by that view, so two tabs passing at once give one completion and one proof code.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from app.rider.layout import render
 from app.training.courses import Course, read_course
 
 routes = web.RouteTableDef()
+
+# Marks a fetch made only to keep the rider's offline copy: not a page view (DESIGN §13).
+OFFLINE_COPY = "X-Offline-Copy"
 
 
 @routes.get("/training")
@@ -62,9 +66,12 @@ async def _open(
         number = progress.lesson_number(lesson, len(course.lessons))
         if number is None:
             raise web.HTTPNotFound
-    record = await store.view_course(
-        conn, rider.rider_id, course.course_id, course.language, number
-    )
+    if request.method == "GET" and request.headers.get(OFFLINE_COPY) == "1":
+        record = await store.peek_course(conn, rider.rider_id, course.course_id, course.language)
+    else:
+        record = await store.view_course(
+            conn, rider.rider_id, course.course_id, course.language, number
+        )
     if record is None:
         raise web.HTTPNotFound
     return course, record, number

@@ -355,3 +355,21 @@ async def test_the_pin_field_opens_the_number_pad(client):
     page = await (await client.get("/")).text()
     pin = re.search(r'<input id="pin"[^>]*>', page).group(0)
     assert 'inputmode="numeric"' in pin and 'autocomplete="current-password"' in pin
+
+
+async def test_fetches_that_keep_the_offline_copy_record_no_view(rider, db):
+    course_id = await course_for(db)
+    copy = {"X-Offline-Copy": "1"}
+    base = f"/training/courses/{course_id}"
+    for path in (base, f"{base}/lessons/1", f"{base}/lessons/2", f"{base}/quiz"):
+        response = await rider.get(path, headers=copy)
+        assert response.status == 200, path
+        assert response.headers["Cache-Control"] == "no-store"
+    assert await _record(db, course_id) is None  # no startedAt, language or time
+    await rider.get(f"{base}/lessons/1")
+    await db.execute("UPDATE course_results SET last_viewed_at = now() - interval '2 minutes'")
+    await rider.get(f"{base}/lessons/2", headers=copy)
+    record = await _record(db, course_id)
+    assert record["time_spent_seconds"] == 0 and record["furthest_lesson"] == 1
+    other = await add_course(db, "Not assigned")
+    assert (await rider.get(f"/training/courses/{other}", headers=copy)).status == 404
