@@ -1,13 +1,13 @@
 """The rider app (`/`, DESIGN §9): sign-in, one-tap links, the rider's training (course
-player, quizzes, proofs) and the public verification of proof codes; one route table a page
-group, in the riders' four languages; and the riders' AI assistant."""
+player, quizzes, proofs), the public verification of proof codes and the web app manifest;
+one route table a page group, in the riders' four languages; and the riders' AI assistant."""
 
 from app.core.errors import HTML_ERRORS
 from app.core.family import Family
-from app.rider import assistant, one_tap, sign_in, training, verify
+from app.rider import assistant, install, one_tap, sign_in, training, verify
 from app.rider.guard import guard
 
-PAGE_GROUPS = (sign_in, one_tap, training, assistant, verify)
+PAGE_GROUPS = (sign_in, one_tap, training, assistant, verify, install)
 
 FAMILY = Family(
     routes=[route for group in PAGE_GROUPS for route in group.routes],

@@ -4,6 +4,7 @@ page shows them in the rider's language."""
 from __future__ import annotations
 
 import re
+import uuid
 
 from marshmallow import Schema, fields
 from multidict import MultiDictProxy
@@ -33,12 +34,14 @@ _QUESTION = re.compile(r"q([0-9]{1,4})")
 class QuizAnswers:
     """The answers of a quiz form: `q0`, `q1`, … (question index), each with the chosen option
     indexes as values (repeated for several). `errors` maps a question's index to a text key;
-    `mismatch` is set when a field names a question the quiz does not have."""
+    `mismatch` is set when a field names a question the quiz does not have or the hidden
+    `attempt_id` is not a UUID. `attempt_id` is None for a form without one (scripts)."""
 
     def __init__(self, form: MultiDictProxy, quiz: list[dict]):
         self.chosen: list[set[int]] = []
         self.errors: dict[int, str] = {}
-        self.mismatch = any(
+        self.attempt_id = _attempt_id(form.get("attempt_id"))
+        self.mismatch = self.attempt_id is False or any(
             (found := _QUESTION.fullmatch(name)) and int(found.group(1)) >= len(quiz)
             for name in form
         )
@@ -64,3 +67,13 @@ def _option(value: object, options: int) -> bool:
         and len(value) <= 2
         and int(value) < options
     )
+
+
+def _attempt_id(value: object) -> uuid.UUID | None | bool:
+    """The form's attempt_id: None when absent, False when it is not a UUID."""
+    if value is None or value == "":
+        return None
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return False

@@ -3,22 +3,29 @@ public verification page may show. Plain functions, no I/O."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
 @dataclass(frozen=True)
 class Grade:
     score: float  # percent of questions answered exactly right, 0 to 100
     passed: bool
+    wrong: list[int]  # indexes of the questions not answered exactly right
 
 
 def grade(quiz: list[dict], answers: list[set[int]], pass_mark: int) -> Grade:
     """A question counts when the chosen options are exactly its correct ones (DESIGN §9).
     Passing compares whole numbers (right · 100 ≥ pass mark · questions), so rounding the
     stored score can never turn a fail into a pass."""
-    right = sum(set(q["correct"]) == chosen for q, chosen in zip(quiz, answers, strict=True))
-    return Grade(round(100 * right / len(quiz), 2), right * 100 >= pass_mark * len(quiz))
+    wrong = [
+        index
+        for index, (question, chosen) in enumerate(zip(quiz, answers, strict=True))
+        if set(question["correct"]) != chosen
+    ]
+    right = len(quiz) - len(wrong)
+    return Grade(round(100 * right / len(quiz), 2), right * 100 >= pass_mark * len(quiz), wrong)
 
 
 def percent(score: float) -> str:
@@ -48,6 +55,26 @@ class Assignment:
     def passed(self) -> int:
         return sum(course["passed"] for course in self.courses)
 
+    def days(self, now: datetime) -> int:
+        """Whole days left until the deadline (a part of a day counts as one), or, once
+        overdue, whole days past it (at least one)."""
+        if self.overdue(now):
+            return max(1, (now - self.deadline) // timedelta(days=1))
+        return math.ceil((self.deadline - now) / timedelta(days=1))
+
+    @property
+    def next_step(self) -> str | None:
+        """The address the rider goes on from: in the first open course not yet passed, the
+        lesson after the furthest one opened, else its quiz, else the course page (where a
+        course without quiz is completed). None when nothing is left to open."""
+        for course in self.courses:
+            if course["published"] and not course["passed"]:
+                base = f"/training/courses/{course['course_id']}"
+                if course["furthest_lesson"] < course["lessons"]:
+                    return f"{base}/lessons/{course['furthest_lesson'] + 1}"
+                return f"{base}/quiz" if course["has_quiz"] else base
+        return None
+
 
 def overview(rows: list, now: datetime) -> tuple[list[Assignment], list[Assignment]]:
     """(open, finished) assignments from my_training.sql's rows, in its order."""
@@ -62,7 +89,17 @@ def overview(rows: list, now: datetime) -> tuple[list[Assignment], list[Assignme
             assignment.courses.append(
                 {
                     key: row[key]
-                    for key in ("course_id", "course", "published", "passed", "proof_code")
+                    for key in (
+                        "course_id",
+                        "course",
+                        "translated",
+                        "published",
+                        "passed",
+                        "proof_code",
+                        "lessons",
+                        "has_quiz",
+                        "furthest_lesson",
+                    )
                 }
             )
     listed = list(assignments.values())

@@ -19,7 +19,10 @@ SQL = sql.load(
     "signed_in_rider",
     "my_training",
     "view_course",
+    "peek_course",
     "record_attempt",
+    "keep_attempt_id",
+    "first_attempt",
     "course_result",
     "complete_rider_assignments",
     "proof",
@@ -61,10 +64,33 @@ async def view_course(
     return await conn.fetchrow(SQL.view_course, rider_id, course_id, language, lesson)
 
 
+async def peek_course(
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, language: str
+) -> asyncpg.Record | None:
+    """The rider's record as `view_course` returns it, recording no view (offline copies)."""
+    return await conn.fetchrow(SQL.peek_course, rider_id, course_id, language)
+
+
 async def record_attempt(
     conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, score: float
 ) -> asyncpg.Record:
     return await conn.fetchrow(SQL.record_attempt, rider_id, course_id, score)
+
+
+async def keep_attempt_id(
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, attempt_id: uuid.UUID, grade
+) -> bool:
+    """Record the quiz form's attempt_id with its grade; False when it was recorded before."""
+    kept = await conn.fetchval(
+        SQL.keep_attempt_id, rider_id, course_id, attempt_id, grade.score, grade.passed, grade.wrong
+    )
+    return kept is not None
+
+
+async def first_attempt(
+    db: Db, rider_id: str, course_id: uuid.UUID, attempt_id: uuid.UUID
+) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.first_attempt, rider_id, course_id, attempt_id)
 
 
 async def pass_course(

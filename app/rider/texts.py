@@ -117,17 +117,47 @@ TEXTS: dict[str, dict[str, str]] = {
         "ur": "آپ کی کوئی ٹریننگ باقی نہیں ہے۔ شاباش!",
         "ku": "هیچ ڕاهێنانێکی کراوەت نییە. دەستت خۆش!",
     },
-    "due": {
-        "en": "Due {date}",
-        "ar": "الموعد النهائي {date}",
-        "ur": "آخری تاریخ {date}",
-        "ku": "دوا وادە {date}",
+    "due_in_days": {
+        "en": "Due in {days} days",
+        "ar": "الموعد النهائي بعد {days} أيام",
+        "ur": "آخری تاریخ {days} دن میں",
+        "ku": "دوا وادە {days} ڕۆژی ماوە",
     },
-    "overdue": {
-        "en": "Overdue since {date}",
-        "ar": "متأخر منذ {date}",
-        "ur": "{date} سے تاخیر",
-        "ku": "دواکەوتووە لە {date}ەوە",
+    "due_within_a_day": {
+        "en": "Due within a day",
+        "ar": "الموعد النهائي خلال يوم",
+        "ur": "آخری تاریخ ایک دن کے اندر",
+        "ku": "دوا وادە لە ماوەی یەک ڕۆژدا",
+    },
+    "overdue_by_days": {
+        "en": "Overdue by {days} days",
+        "ar": "متأخر {days} أيام",
+        "ur": "{days} دن کی تاخیر",
+        "ku": "{days} ڕۆژ دواکەوتووە",
+    },
+    "overdue_by_a_day": {
+        "en": "Overdue by 1 day",
+        "ar": "متأخر يومًا واحدًا",
+        "ur": "ایک دن کی تاخیر",
+        "ku": "یەک ڕۆژ دواکەوتووە",
+    },
+    "continue_training": {
+        "en": "Continue",
+        "ar": "متابعة",
+        "ur": "جاری رکھیں",
+        "ku": "بەردەوام بە",
+    },
+    "ask_assistant": {
+        "en": "Ask the assistant",
+        "ar": "اسأل المساعد",
+        "ur": "معاون سے پوچھیں",
+        "ku": "پرسیار لە یاریدەدەر بکە",
+    },
+    "wrong_questions": {
+        "en": "Questions answered wrong",
+        "ar": "الأسئلة التي أجبت عنها خطأ",
+        "ur": "جن سوالات کے جواب غلط تھے",
+        "ku": "ئەو پرسیارانەی بە هەڵە وەڵامت داونەتەوە",
     },
     "progress": {
         "en": "{done} of {total} courses passed",
@@ -164,6 +194,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ar": "هذه الترجمة آلية.",
         "ur": "یہ ترجمہ مشین نے کیا ہے۔",
         "ku": "ئەم وەرگێڕانە بە ئامێر کراوە.",
+    },
+    "shown_in_english": {
+        "en": "This course is not translated into your language yet, so it is shown in English.",
+        "ar": "لم تُترجم هذه الدورة إلى لغتك بعد، لذلك تُعرض باللغة الإنجليزية.",
+        "ur": "اس کورس کا ابھی آپ کی زبان میں ترجمہ نہیں ہوا، اس لیے یہ انگریزی میں دکھایا گیا ہے۔",
+        "ku": "ئەم خولە هێشتا بۆ زمانەکەت وەرنەگێڕدراوە، بۆیە بە ئینگلیزی پیشان دەدرێت.",
     },
     "no_lessons": {
         "en": "This course has no lessons in the app yet. Your training team will tell you "

@@ -4,8 +4,9 @@ completion of a course without quiz) and the proofs of completion (DESIGN §9).
 Every course page first records the view (`store.view_course`): that is where the rider's
 access is checked (a course not on the path of one of their assignments, or unpublished, is a
 404 page), where `startedAt` and the language are recorded at the first opening, and where
-`timeSpentSeconds` grows. A submission runs in one transaction with the record locked by that
-view, so two tabs passing at once give one completion and one proof code.
+`timeSpentSeconds` grows — unless the GET carries `X-Offline-Copy: 1` (the offline copy is
+being kept, no rider is reading). A submission runs in one transaction with the record locked
+by that view, so two tabs passing at once give one completion and one proof code.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from app.training.courses import Course, read_course
 
 routes = web.RouteTableDef()
 
+# Marks a fetch made only to keep the rider's offline copy: not a page view (DESIGN §13).
+OFFLINE_COPY = "X-Offline-Copy"
+
 
 @routes.get("/training")
 async def my_training(request: web.Request) -> web.Response:
@@ -32,7 +36,12 @@ async def my_training(request: web.Request) -> web.Response:
     rows = await store.my_training(request.app[POOL], rider.rider_id, rider.language)
     now = datetime.now(UTC)
     open_assignments, finished = progress.overview(rows, now)
-    context = {"open_assignments": open_assignments, "finished": finished, "now": now}
+    context = {
+        "open_assignments": open_assignments,
+        "finished": finished,
+        "now": now,
+        "ai_configured": request.app[SETTINGS].ai_configured,
+    }
     return render(request, "rider/training.html", context)
 
 
@@ -57,9 +66,12 @@ async def _open(
         number = progress.lesson_number(lesson, len(course.lessons))
         if number is None:
             raise web.HTTPNotFound
-    record = await store.view_course(
-        conn, rider.rider_id, course.course_id, course.language, number
-    )
+    if request.method == "GET" and request.headers.get(OFFLINE_COPY) == "1":
+        record = await store.peek_course(conn, rider.rider_id, course.course_id, course.language)
+    else:
+        record = await store.view_course(
+            conn, rider.rider_id, course.course_id, course.language, number
+        )
     if record is None:
         raise web.HTTPNotFound
     return course, record, number
@@ -87,7 +99,7 @@ async def lesson_page(request: web.Request) -> web.Response:
 
 
 def _quiz_page(request, course, answers=None, status=200) -> web.Response:
-    context = {"course": course, "answers": answers}
+    context = {"course": course, "answers": answers, "attempt_id": uuid.uuid4()}
     return render(request, "rider/quiz.html", context, status=status)
 
 
@@ -100,24 +112,53 @@ async def quiz_page(request: web.Request) -> web.Response:
     return _quiz_page(request, course)
 
 
+class _Repeat(Exception):
+    """The quiz form's attempt_id was recorded before: roll this submission back."""
+
+
 @routes.post("/training/courses/{course_id}/quiz")
 async def submit_quiz(request: web.Request) -> web.Response:
+    """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
+    sent again, a double tap) is graded and counted in a transaction that is then rolled back
+    (view time included), and answers the first result (DESIGN §13)."""
     form = await request.post()
     rider = request[RIDER]
-    async with request.app[POOL].acquire() as conn, conn.transaction():
-        course, record, _ = await _open(conn, request)
-        if not course.quiz:
-            raise web.HTTPNotFound
-        answers = QuizAnswers(form, course.quiz)
-        if not answers.valid:
-            return _quiz_page(request, course, answers, status=400)
-        grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
-        attempt = await store.record_attempt(conn, rider.rider_id, course.course_id, grade.score)
-        result = attempt
-        if grade.passed:
-            result = await store.pass_course(
-                conn, _completion(attempt, record["now"]), _integration_key(request)
+    try:
+        async with request.app[POOL].acquire() as conn, conn.transaction():
+            course, record, _ = await _open(conn, request)
+            if not course.quiz:
+                raise web.HTTPNotFound
+            answers = QuizAnswers(form, course.quiz)
+            if not answers.valid:
+                return _quiz_page(request, course, answers, status=400)
+            grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+            attempt = await store.record_attempt(
+                conn, rider.rider_id, course.course_id, grade.score
             )
+            result = attempt
+            if grade.passed:
+                result = await store.pass_course(
+                    conn, _completion(attempt, record["now"]), _integration_key(request)
+                )
+            if answers.attempt_id and not await store.keep_attempt_id(
+                conn, rider.rider_id, course.course_id, answers.attempt_id, grade
+            ):
+                raise _Repeat
+    except _Repeat:
+        return await _first_result(request, course, answers.attempt_id)
+    return _result_page(request, course, grade, result)
+
+
+async def _first_result(request: web.Request, course: Course, attempt_id: uuid.UUID):
+    first = await store.first_attempt(
+        request.app[POOL], request[RIDER].rider_id, course.course_id, attempt_id
+    )
+    grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
+    result = {**first, "score": first["best_score"]}
+    return _result_page(request, course, grade, result)
+
+
+def _result_page(request, course, grade, result) -> web.Response:
     context = {"course": course, "grade": grade, "result": result, "percent": progress.percent}
     return render(request, "rider/result.html", context)
 

@@ -289,3 +289,11 @@ async def test_a_rider_who_leaves_mid_answer_is_no_failure(ai_client, make_rider
         response.close()
         await asyncio.sleep(0.8)
     assert not [line for line in logs if line["log_level"] in ("error", "critical")]
+
+
+async def test_my_training_links_the_assistant_only_while_ai_is_set_up(ai_client, make_rider):
+    configured = await rider_client(ai_client, make_rider)
+    assert 'href="/training/assistant"' in await (await configured.get("/training")).text()
+    unconfigured = as_rider(await ai_client(AI_API_KEY=None), await make_rider("R-2", "ar"))
+    page = await (await unconfigured.get("/training")).text()
+    assert "/training/assistant" not in page and "اسأل المساعد" not in page

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from axe_playwright_python.async_playwright import Axe
 
 from tests.rider.rows import API_KEY, add_translation, course_for
 from tests.web import PHONE
@@ -33,8 +34,18 @@ async def _add_rider(live_server, **fields):
     await _api(live_server, "POST", "/api/v1/riders", json={"riders": [rider]})
 
 
+_SMALL_TAP_TARGETS = """() => [...document.querySelectorAll(
+    'a, button, label.option, input:not([type=hidden]):not([type=radio]):not([type=checkbox])'
+)].filter(e => !e.closest('.lesson'))
+  .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44).map(([html, r]) => [html, r.width, r.height])"""
+
+
 async def _fits_the_phone(page):
+    """No sideways scrolling, and every tap target (but links in a lesson's running text) is
+    at least 44 x 44 CSS px."""
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert await page.evaluate(_SMALL_TAP_TARGETS) == []
 
 
 async def _sign_in(page, live_server, pin="2468"):
@@ -81,6 +92,8 @@ async def test_a_rider_signs_in_learns_fails_passes_and_the_proof_verifies(
     await page.click("main button[type=submit]")
     assert await page.text_content(".score") == "Your score: 0%"
     assert "Not passed yet" in await page.text_content(".alert")
+    assert (await page.text_content(".wrong-questions")).count("Question") == 3
+    await _fits_the_phone(page)
     await page.click("a.button:has-text('Retake the quiz')")
     await page.check("#q0 input[value='0']")
     await page.check("#q1 input[value='0']")
@@ -141,6 +154,42 @@ async def test_an_arabic_rider_gets_right_to_left_pages_in_arabic(
     await page.click("text=English")
     assert await page.get_attribute("html", "dir") == "ltr"
     assert await page.text_content("h1") == "Lesson 1"
+
+
+async def _no_axe_violation(page):
+    results = await Axe().run(page)
+    assert results.violations_count == 0, f"{page.url}\n{results.generate_report()}"
+
+
+@pytest.mark.parametrize("language", ["en", "ar", "ur", "ku"])
+async def test_rider_pages_have_no_axe_violation_at_360_px(
+    live_server, db, phone_page, screenshots, language
+):
+    """axe-core on every rider page of a course shown in English (no translation), with a
+    failed quiz's result, in each of the four languages."""
+    await _add_rider(live_server, language=language)
+    course_id = await course_for(db, "R-7")
+    page = phone_page
+    await page.goto(f"{live_server}/?lang={language}")
+    await _no_axe_violation(page)
+    await _sign_in(page, live_server)
+    base = f"{live_server}/training/courses/{course_id}"
+    for address in (f"{live_server}/training", base, f"{base}/lessons/1", f"{base}/quiz"):
+        await page.goto(address)
+        await _fits_the_phone(page)
+        await _no_axe_violation(page)
+    if language == "ar":
+        await page.goto(base)
+        assert await page.get_attribute("h1", "lang") == "en"
+        await page.screenshot(path=screenshots / "rider-english-course-ar-360.png", full_page=True)
+        await page.goto(f"{base}/quiz")
+    await page.check("#q0 input[value='1']")
+    await page.check("#q1 input[value='0']")
+    await page.check("#q2 input[value='0']")
+    await page.click("main button[type=submit]")
+    assert await page.query_selector(".wrong-questions")
+    await _fits_the_phone(page)
+    await _no_axe_violation(page)
 
 
 async def test_the_sign_in_page_loads_with_the_database_stopped(

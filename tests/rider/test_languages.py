@@ -106,3 +106,49 @@ async def test_a_reviewed_translation_is_not_marked_machine_made(client, db):
     rider = await signed_in(client)
     page = await (await rider.get(f"/training/courses/{course_id}/lessons/1")).text()
     assert "نص الدرس 1" in page and "هذه الترجمة آلية." not in page
+
+
+def _marked_english(page: str) -> list[str]:
+    """The texts of the elements inside the page marked English and left-to-right."""
+    body = page[page.index("<body") :]
+    return re.findall(r'<(\w+)[^>]* lang="en" dir="ltr">\s*(.*?)\s*</\1>', body, re.S)
+
+
+async def test_an_untranslated_course_in_an_arabic_page_is_marked_english(client, db):
+    await add_rider(client, language="ar")
+    course_id = await course_for(db)
+    rider = await signed_in(client)
+    training = await (await rider.get("/training")).text()
+    assert ("a", "Food safety") in _marked_english(training)
+    page = await (await rider.get(f"/training/courses/{course_id}")).text()
+    assert _html_tag(page) == '<html lang="ar" dir="rtl">'
+    marked = _marked_english(page)
+    assert ("h1", "Food safety") in marked
+    assert any(tag == "ol" and "Lesson 1" in text for tag, text in marked)
+    assert "لم تُترجم هذه الدورة إلى لغتك بعد، لذلك تُعرض باللغة الإنجليزية." in page
+    assert "هذه الترجمة آلية." not in page
+    # The interface around it stays Arabic and unmarked.
+    assert "تسجيل الخروج" not in "".join(text for _, text in marked)
+    lesson = await (await rider.get(f"/training/courses/{course_id}/lessons/1")).text()
+    assert any(tag == "article" and "lesson 1" in text for tag, text in _marked_english(lesson))
+    quiz = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    assert ("span", "Helmet") in _marked_english(quiz)
+    # The same course in Urdu says so in Urdu; in English nothing is marked.
+    urdu = await (await rider.get(f"/training/courses/{course_id}?lang=ur")).text()
+    assert "اس لیے یہ انگریزی میں دکھایا گیا ہے" in urdu
+    english = await (await rider.get(f"/training/courses/{course_id}?lang=en")).text()
+    assert not _marked_english(english) and "shown in English" not in english
+
+
+async def test_a_translated_course_is_not_marked_english(client, db):
+    await add_rider(client, language="ar")
+    course_id = await course_for(db)
+    await add_translation(db, course_id, "ar")
+    rider = await signed_in(client)
+    for path in (
+        "/training",
+        f"/training/courses/{course_id}",
+        f"/training/courses/{course_id}/quiz",
+    ):
+        page = await (await rider.get(path)).text()
+        assert 'lang="en" dir="ltr"' not in page, path

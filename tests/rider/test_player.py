@@ -2,6 +2,7 @@
 double and concurrent submissions; the record in the completions feed."""
 
 import asyncio
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -19,6 +20,7 @@ from tests.rider.rows import (
     form,
     signed_in,
 )
+from tests.web import csrf_of
 
 
 @pytest.fixture
@@ -52,13 +54,14 @@ async def test_my_training_lists_open_assignments_with_deadlines_and_finished_on
     )
     page = await (await rider.get("/training")).text()
     now = datetime.now(UTC)
-    overdue = f"Overdue since {now - timedelta(days=2):%Y-%m-%d}"
-    due = f"Due {now + timedelta(days=3):%Y-%m-%d}"
+    overdue = f'Overdue by 2 days <span class="muted">({now - timedelta(days=2):%Y-%m-%d})'
+    due = f'Due in 3 days <span class="muted">({now + timedelta(days=3):%Y-%m-%d})'
     assert page.index("Road path") < page.index(overdue) < page.index("Food path")
     assert page.index(due) < page.index("Finished training") < page.index("Welcome path")
     assert f'href="/training/courses/{first}"' in page
     assert "Draft course" in page and f'href="/training/courses/{hidden}"' not in page
     assert "0 of 2 courses passed" in page
+    assert '<progress id="progress-2" value="0" max="2">' in page
 
 
 async def test_first_opening_records_started_at_and_language_and_views_add_time(rider, db):
@@ -263,3 +266,110 @@ async def test_proof_page_is_the_riders_own(rider, db, client):
     await add_rider(client, "R-2")
     await signed_in(client, "R-2")
     assert (await client.get(f"/training/proofs/{code}")).status == 404
+
+
+def _attempt_id(page: str) -> str:
+    return re.search(r'name="attempt_id" value="([0-9a-f-]{36})"', page).group(1)
+
+
+async def test_repeats_of_an_attempt_id_in_parallel_count_one_attempt_and_answer_the_first(
+    rider, db
+):
+    course_id = await course_for(db)
+    page = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    data = [*form(ONE_RIGHT), ("attempt_id", _attempt_id(page)), ("csrf_token", csrf_of(page))]
+    await db.execute("UPDATE course_results SET last_viewed_at = now() - interval '2 minutes'")
+    responses = await asyncio.gather(
+        *[rider.post(f"/training/courses/{course_id}/quiz", data=data) for _ in range(4)]
+    )
+    assert [r.status for r in responses] == [200] * 4
+    for response in responses:
+        text = await response.text()
+        assert "Your score: 33.3%" in text and "Attempts: 1" in text
+    record = await _record(db, course_id)
+    assert record["attempts"] == 1 and record["time_spent_seconds"] in (120, 121)
+    # A repeat sent later, after a pass with another attempt_id, still answers its own
+    # first result (failed) and changes nothing.
+    page = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
+    passed = [*form(RIGHT), ("attempt_id", _attempt_id(page)), ("csrf_token", csrf_of(page))]
+    assert (await rider.post(f"/training/courses/{course_id}/quiz", data=passed)).status == 200
+    late = await rider.post(f"/training/courses/{course_id}/quiz", data=data)
+    assert "Your score: 33.3%" in await late.text()
+    (completion,) = await _completions(rider)
+    assert completion["attempts"] == 2 and completion["score"] == 100
+
+
+async def test_each_rendered_quiz_form_has_its_own_attempt_id_and_a_bad_one_is_refused(rider, db):
+    course_id = await course_for(db)
+    pages = [await (await rider.get(f"/training/courses/{course_id}/quiz")).text() for _ in "ab"]
+    assert _attempt_id(pages[0]) != _attempt_id(pages[1])
+    bad = [*form(RIGHT), ("attempt_id", "not-a-uuid"), ("csrf_token", csrf_of(pages[0]))]
+    response = await rider.post(f"/training/courses/{course_id}/quiz", data=bad)
+    assert response.status == 400
+    assert (await _record(db, course_id))["attempts"] == 0
+
+
+def _continue_link(page: str) -> str | None:
+    found = re.search(r'<a class="button continue" href="([^"]+)"', page)
+    return found and found.group(1)
+
+
+async def test_continue_leads_to_the_next_unfinished_lesson_then_the_quiz_then_the_next_course(
+    rider, db
+):
+    first, second = await add_course(db, "First"), await add_course(db, "Second", quiz=[])
+    await assign(db, "R-1", await add_path(db, "Path", [first, second]), due_in_days=0.5)
+    page = await (await rider.get("/training")).text()
+    assert "Due within a day" in page
+    assert _continue_link(page) == f"/training/courses/{first}/lessons/1"
+    await rider.get(f"/training/courses/{first}/lessons/1")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{first}/lessons/2"
+    await rider.get(f"/training/courses/{first}/lessons/2")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{first}/quiz"
+    await rider.submit(f"/training/courses/{first}/quiz", form(RIGHT))
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{second}/lessons/1"
+    assert '<progress id="progress-1" value="1" max="2">' in page
+    for n in (1, 2):
+        await rider.get(f"/training/courses/{second}/lessons/{n}")
+    page = await (await rider.get("/training")).text()
+    assert _continue_link(page) == f"/training/courses/{second}"  # its "complete" button
+
+
+async def test_a_failed_quiz_shows_which_questions_were_wrong_but_not_the_right_options(rider, db):
+    course_id = await course_for(db)
+    response = await rider.submit(f"/training/courses/{course_id}/quiz", form(ONE_RIGHT))
+    page = await response.text()
+    wrong = re.search(r'<ul class="wrong-questions">(.*?)</ul>', page, re.S).group(1)
+    assert "Question 2 of 3" in wrong and "Which are safe?" in wrong
+    assert "Question 3 of 3" in wrong and "When do you wash hands?" in wrong
+    assert "Question 1 of 3" not in wrong
+    assert "Helmet" not in page and "Before pick-up" not in page
+    passed = await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert "wrong-questions" not in await passed.text()
+
+
+async def test_the_pin_field_opens_the_number_pad(client):
+    page = await (await client.get("/")).text()
+    pin = re.search(r'<input id="pin"[^>]*>', page).group(0)
+    assert 'inputmode="numeric"' in pin and 'autocomplete="current-password"' in pin
+
+
+async def test_fetches_that_keep_the_offline_copy_record_no_view(rider, db):
+    course_id = await course_for(db)
+    copy = {"X-Offline-Copy": "1"}
+    base = f"/training/courses/{course_id}"
+    for path in (base, f"{base}/lessons/1", f"{base}/lessons/2", f"{base}/quiz"):
+        response = await rider.get(path, headers=copy)
+        assert response.status == 200, path
+        assert response.headers["Cache-Control"] == "no-store"
+    assert await _record(db, course_id) is None  # no startedAt, language or time
+    await rider.get(f"{base}/lessons/1")
+    await db.execute("UPDATE course_results SET last_viewed_at = now() - interval '2 minutes'")
+    await rider.get(f"{base}/lessons/2", headers=copy)
+    record = await _record(db, course_id)
+    assert record["time_spent_seconds"] == 0 and record["furthest_lesson"] == 1
+    other = await add_course(db, "Not assigned")
+    assert (await rider.get(f"/training/courses/{other}", headers=copy)).status == 404

@@ -1,0 +1,1 @@
+DROP TABLE quiz_attempt_ids;

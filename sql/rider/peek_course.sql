@@ -1,0 +1,17 @@
+-- The record of rider $1 in course $2 as view_course.sql returns it, without recording a view:
+-- for fetches that only keep the rider's offline copy (`X-Offline-Copy: 1`, DESIGN §13), which
+-- are not page views (no startedAt, language or time spent). A course not opened yet answers
+-- an empty record (no attempts, lesson 0) in language $3. No row when the rider may not open
+-- the course (the rule of view_course.sql). Served by the primary keys of courses,
+-- path_courses and course_results and the rider_id prefix of assignments_once.
+SELECT $1::text AS rider_id, c.course_id, coalesce(cr.language, $3) AS language,
+       cr.started_at, cr.completed_at, cr.score, coalesce(cr.attempts, 0) AS attempts,
+       coalesce(cr.time_spent_seconds, 0) AS time_spent_seconds, cr.proof_code,
+       coalesce(cr.furthest_lesson, 0) AS furthest_lesson, now() AS now
+FROM courses c
+LEFT JOIN course_results cr ON cr.rider_id = $1 AND cr.course_id = c.course_id
+WHERE c.course_id = $2
+  AND c.published
+  AND EXISTS (SELECT FROM assignments a
+              JOIN path_courses pc ON pc.path_id = a.path_id AND pc.course_id = c.course_id
+              WHERE a.rider_id = $1)
