@@ -117,8 +117,10 @@ async def test_link_signs_the_rider_in_and_opens_their_training(make_client, db)
     training = await client.get("/training", cookies={SESSION_COOKIE: cookie.value})
     page = await training.text()
     assert "Hi Sam &lt;Rider&gt;" in page
-    overdue = f"Overdue since {(now - timedelta(days=2)):%Y-%m-%d}"
-    due = f"Due {(now + timedelta(days=3)):%Y-%m-%d}"
+    # Each assignment says how far its deadline is, then the deadline itself.
+    overdue = f"({(now - timedelta(days=2)):%Y-%m-%d})"
+    due = f"({(now + timedelta(days=3)):%Y-%m-%d})"
+    assert "Overdue by 2 days" in page
     assert page.index("Road safety") < page.index(overdue) < page.index("Food handling")
     assert page.index(due) < page.index("Finished training") < page.index("Welcome")
 
