@@ -1,6 +1,6 @@
 """Schemathesis hooks for tests/api/test_conformance.py (loaded by SCHEMATHESIS_HOOKS).
 
-Three rules the OpenAPI document states but JSON Schema cannot, applied to the requests that
+Four rules the OpenAPI document states but JSON Schema cannot, applied to the requests that
 schemathesis generates as valid ("positive") only, so that a valid request is one the server
 must accept; invalid ("negative") requests are left as generated:
 
@@ -8,7 +8,9 @@ must accept; invalid ("negative") requests are left as generated:
   cursor this server issues (the test knows its integration key);
 - `skip` on the exchange-orders list requires `limit` (the spec): a generated `skip` gets one;
 - a kit entry's `product_id` must name an existing product (DESIGN §4, 422 otherwise): a
-  generated one is replaced by one of the demo data's products (CONTRACT_PRODUCT_IDS).
+  generated one is replaced by one of the demo data's products (CONTRACT_PRODUCT_IDS);
+- an `Idempotency-Key` sent again with another body answers 422 (DESIGN §12): a generated key
+  gets a suffix unique to the request, so a key is reused only with its own body.
 """
 
 from __future__ import annotations
@@ -27,8 +29,18 @@ def _positive(case) -> bool:
     return meta is not None and meta.generation.mode.is_positive
 
 
+def _unique_idempotency_key(case) -> None:
+    """A valid key (1-255 printable ASCII) is made unique to this request, in every mode: a
+    key reused with another body answers 422 by design. An invalid key stays invalid."""
+    headers = case.headers
+    key = headers.get("Idempotency-Key") if headers is not None else None
+    if isinstance(key, str) and 1 <= len(key) <= 255 and all(" " <= c <= "~" for c in key):
+        headers["Idempotency-Key"] = f"{key[:222]}-{uuid.uuid4().hex}"
+
+
 @schemathesis.hook
 def map_case(context, case):
+    _unique_idempotency_key(case)
     if not _positive(case):
         return case
     path, method = case.operation.path, case.operation.method.upper()
