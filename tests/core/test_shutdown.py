@@ -144,6 +144,16 @@ def _serving_pids(log: str) -> set[int]:
     return {orjson.loads(line)["pid"] for line in log.splitlines() if '"event":"serving"' in line}
 
 
+def _until_waiting_for_a_lock(conn, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not conn.execute(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+    ).fetchone()[0]:
+        assert time.monotonic() < deadline, "the request never reached the row lock"
+        time.sleep(0.05)
+
+
 def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url, tmp_path):
     """A platform may signal every process of the service (Heroku does) and the supervisor
     signals its web processes too: the second SIGTERM must not cut the first one's drain."""
@@ -172,7 +182,7 @@ def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url,
         ):
             lock.execute("SELECT FROM riders WHERE rider_id = 'R-1' FOR UPDATE")
             in_flight = pool.submit(lambda: urllib.request.urlopen(request, timeout=30).status)
-            time.sleep(1.5)  # the upsert waits for the row lock
+            _until_waiting_for_a_lock(lock)  # the upsert is in flight, waiting for the row lock
             os.killpg(server.process.pid, signal.SIGTERM)
             time.sleep(1.5)
             lock.rollback()
