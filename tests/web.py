@@ -163,6 +163,15 @@ def screenshot_dir():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+async def no_axe_violation(page) -> None:
+    """axe-core's WCAG checks on the page as it is now (its viewport included)."""
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    viewport = page.viewport_size["width"]
+    assert results.violations_count == 0, f"{page.url} at {viewport} px\n{results.generate_report()}"
+
+
 async def sign_in_page(page, base_url: str, email: str, password: str) -> None:
     """Sign in to the panel in the browser, as a person does on the sign-in page."""
     await page.goto(f"{base_url}/admin/sign-in")

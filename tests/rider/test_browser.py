@@ -6,10 +6,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from axe_playwright_python.async_playwright import Axe
 
 from tests.rider.rows import API_KEY, add_translation, course_for
-from tests.web import PHONE
+from tests.web import PHONE, no_axe_violation
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -156,11 +155,6 @@ async def test_an_arabic_rider_gets_right_to_left_pages_in_arabic(
     assert await page.text_content("h1") == "Lesson 1"
 
 
-async def _no_axe_violation(page):
-    results = await Axe().run(page)
-    assert results.violations_count == 0, f"{page.url}\n{results.generate_report()}"
-
-
 @pytest.mark.parametrize("language", ["en", "ar", "ur", "ku"])
 async def test_rider_pages_have_no_axe_violation_at_360_px(
     live_server, db, phone_page, screenshots, language
@@ -171,13 +165,13 @@ async def test_rider_pages_have_no_axe_violation_at_360_px(
     course_id = await course_for(db, "R-7")
     page = phone_page
     await page.goto(f"{live_server}/?lang={language}")
-    await _no_axe_violation(page)
+    await no_axe_violation(page)
     await _sign_in(page, live_server)
     base = f"{live_server}/training/courses/{course_id}"
     for address in (f"{live_server}/training", base, f"{base}/lessons/1", f"{base}/quiz"):
         await page.goto(address)
         await _fits_the_phone(page)
-        await _no_axe_violation(page)
+        await no_axe_violation(page)
     if language == "ar":
         await page.goto(base)
         assert await page.get_attribute("h1", "lang") == "en"
@@ -189,7 +183,7 @@ async def test_rider_pages_have_no_axe_violation_at_360_px(
     await page.click("main button[type=submit]")
     assert await page.query_selector(".wrong-questions")
     await _fits_the_phone(page)
-    await _no_axe_violation(page)
+    await no_axe_violation(page)
 
 
 async def test_the_sign_in_page_loads_with_the_database_stopped(
