@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates, va
 
 from app.admin.layout import render
 from app.core import pages, sql
-from app.core.fields import integer_text
+from app.core.fields import Integer, integer_text
 from app.core.forms import read
 from app.core.keys import POOL
 from app.training import store as training
@@ -31,6 +31,9 @@ class AssignForm(Schema):
     cities = fields.List(fields.String(validate=SHORT_TEXT))
     rider_ids = fields.String()
     confirm = fields.String(validate=validate.Equal("1"))
+    # The count the preview showed: a confirm that would now assign another number writes
+    # nothing (DESIGN §14). Scripts that post without it assign as before.
+    expected_count = Integer(validate=validate.Range(min=0))
 
     @validates("rider_ids")
     def _rider_ids(self, value: str, **_) -> None:
@@ -76,6 +79,8 @@ PATH_GONE = "This path does not exist."
 
 
 async def _assign_page(request, status=200, *, values=None, errors=None, preview=None):
+    """`preview`: the preview's row (would_create, matched) and `changed`, whether it follows
+    a confirm whose filters matched another number of riders."""
     pool = request.app[POOL]
     context = {
         "paths": await path_choices(pool),
@@ -86,6 +91,7 @@ async def _assign_page(request, status=200, *, values=None, errors=None, preview
         "errors": errors or {},
         "preview": preview,
         "assigned": integer_text(request.query.get("assigned", "")),
+        "already": integer_text(request.query.get("already", "")),
     }
     return render(request, "admin/assign.html", context, status=status)
 
@@ -102,20 +108,29 @@ async def assign(request: web.Request) -> web.Response:
     if errors:
         return await _assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"
+    expected = values.get("expected_count") if confirmed else None
     async with request.app[POOL].acquire() as conn:
-        count = await training.assign_path(
+        row = await training.assign_path_counts(
             conn,
             values["path_id"],
             values["rider_ids"].split() if values.get("rider_ids") else None,
             values.get("markets"),
             values.get("vehicle_types"),
             values.get("statuses"),
-            why="admin",
-            cities=values.get("cities"),
+            "admin",
+            values.get("cities"),
             preview=not confirmed,
+            expected=expected,
         )
-    if count is None:
+    if row is None:
         return await _assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
-    if confirmed:
-        return pages.see_other(f"/admin/assign?assigned={count}")
-    return await _assign_page(request, values=values, preview=count)
+    if not confirmed:
+        return await _assign_page(request, values=values, preview={**row, "changed": False})
+    if expected is None:
+        return pages.see_other(f"/admin/assign?assigned={row['created']}")
+    if row["would_create"] != expected:
+        # Nothing was written: the filters (or the riders) changed since the preview.
+        preview = {**row, "changed": True}
+        return await _assign_page(request, 409, values=values, preview=preview)
+    already = row["matched"] - row["created"]
+    return pages.see_other(f"/admin/assign?assigned={row['created']}&already={already}")

@@ -122,6 +122,30 @@ async def assign_path(
 ) -> int | None:
     """Assignments created, with their webhook events (with `preview`: that would be created,
     nothing written), or None when the path does not exist."""
+    row = await assign_path_counts(
+        conn, path_id, rider_ids, markets, vehicle_types, statuses, why, cities, preview=preview
+    )
+    if row is None:
+        return None
+    return row["would_create"] if preview else row["created"]
+
+
+async def assign_path_counts(
+    conn: asyncpg.Connection,
+    path_id: uuid.UUID,
+    rider_ids: Sequence[str] | None,
+    markets: Sequence[str] | None,
+    vehicle_types: Sequence[str] | None,
+    statuses: Sequence[str] | None,
+    why: str,
+    cities: Sequence[str] | None,
+    *,
+    preview: bool = False,
+    expected: int | None = None,
+) -> asyncpg.Record | None:
+    """assign_path's row (created, would_create, matched; see its SQL), or None when the path
+    does not exist. With `expected`, nothing is written unless that many riders would get the
+    path: a confirm keeps to the count its preview showed."""
     row = await conn.fetchrow(
         SQL.assign_path,
         path_id,
@@ -132,8 +156,9 @@ async def assign_path(
         why,
         cities,
         preview,
+        expected,
     )
-    return row["created"] if row["path_found"] else None
+    return row if row["path_found"] else None
 
 
 async def completions_page(

@@ -4,13 +4,17 @@
 -- is not inactive and has not the path open (the conflict target skips it); the path's own
 -- rule, filters and Active are ignored. A rider who already passed every course of the path
 -- gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
--- insert. With $8 true (the panel's preview) nothing is inserted and `created` counts the
+-- insert. With $8 true (the panel's preview) nothing is inserted and `would_create` counts the
 -- riders who would get the path (those without it open). Each assignment made writes its
 -- webhook events (`assignment.created`, and `assignment.completed` when completed at once)
 -- for the endpoints subscribed, in the same statement.
--- Returns path_found (0 or 1) and created. Served by riders' primary key (one ordered scan
--- for the IDs in $2, duplicates counted once; a scan of riders for filters alone), course_results_course (riders who passed the
--- path's courses) and assignments_once (the conflict target, and the preview's open check).
+-- With $9 given (the panel's confirm: the count its preview showed), nothing is inserted
+-- unless the riders who would get the path are still $9, in this statement's snapshot.
+-- Returns path_found (0 or 1), created, and with $8 or $9 given: would_create (riders matching
+-- without the path open) and matched (riders matching).
+-- Served by riders' primary key (one ordered scan for the IDs in $2, duplicates counted once;
+-- a scan of riders for filters alone), course_results_course (riders who passed the path's
+-- courses) and assignments_once (the conflict target, and the preview's open check).
 -- The riders come from two branches, each of which is empty unless its case applies, never
 -- from "$2 IS NULL OR rider_id = ANY ($2)": after five calls PostgreSQL may plan a statement
 -- once for all parameters, and that plan compared every rider with every ID given (minutes).
@@ -47,11 +51,19 @@ matching AS (
       AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
       AND ($7::text[] IS NULL OR r.city = ANY ($7::text[]))
 ),
+would_create AS (
+    SELECT count(*) AS n
+    FROM matching m
+    WHERE NOT EXISTS (SELECT FROM assignments a
+                      WHERE a.rider_id = m.rider_id AND a.path_id = m.path_id
+                        AND a.completed_at IS NULL)
+),
 created AS (
     INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
     SELECT rider_id, path_id, $6, deadline, completed_at
     FROM matching
     WHERE NOT $8::boolean
+      AND ($9::bigint IS NULL OR (SELECT n FROM would_create) = $9::bigint)
     ORDER BY rider_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
     RETURNING rider_id, path_id, deadline, completed_at, why
@@ -65,9 +77,8 @@ events AS (
     JOIN webhook_subscriptions s ON s.event_type = e.event_type
 )
 SELECT (SELECT count(*) FROM path) AS path_found,
-       CASE WHEN $8::boolean
-            THEN (SELECT count(*) FROM matching m
-                  WHERE NOT EXISTS (SELECT FROM assignments a
-                                    WHERE a.rider_id = m.rider_id AND a.path_id = m.path_id
-                                      AND a.completed_at IS NULL))
-            ELSE (SELECT count(*) FROM created) END AS created
+       (SELECT count(*) FROM created) AS created,
+       CASE WHEN $8::boolean OR $9::bigint IS NOT NULL
+            THEN (SELECT n FROM would_create) END AS would_create,
+       CASE WHEN $8::boolean OR $9::bigint IS NOT NULL
+            THEN (SELECT count(*) FROM matching) END AS matched

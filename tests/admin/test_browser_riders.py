@@ -73,7 +73,9 @@ async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
     await _fits(page)
     await page.screenshot(path=SCREENSHOTS / "assign-preview-360.png", full_page=True)
     await page.click("text=Assign to 1 rider")
-    assert "1 assignment created (why: admin)." in await page.text_content(".notice")
+    assert "1 rider assigned, 0 already had this path (why: admin)." in await page.text_content(
+        ".notice"
+    )
 
     # The Abu Dhabi rider got nothing; found by search, the Dubai rider has the path (why admin).
     await page.goto(f"{live_server}/admin/riders/R-2")
