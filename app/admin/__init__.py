@@ -19,6 +19,7 @@ from app.admin import (
     webhooks,
 )
 from app.admin.guard import guard
+from app.admin.layout import not_found_page
 from app.core.errors import HTML_ERRORS
 from app.core.family import Family
 
@@ -46,5 +47,5 @@ FAMILY = Family(
     routes=[route for group in PAGE_GROUPS for route in group.routes],
     prefixes=("/admin",),
     errors=HTML_ERRORS,
-    middlewares=[guard],
+    middlewares=[guard, not_found_page],
 )

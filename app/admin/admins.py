@@ -95,6 +95,42 @@ async def add_admin(request: web.Request) -> web.Response:
     return pages.see_other("/admin/admins")
 
 
+@routes.get("/admin/admins/disable")
+async def disable_admin_page(request: web.Request) -> web.Response:
+    """What disabling the admin named by `email` will do, with the button that does it; the
+    refusals the POST would give are given here already."""
+    values, errors = read(DisableAdminForm(), request.query)
+    if errors:
+        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+    admins = await admin_list(request.app[POOL])
+    email = values["email"].lower()
+    target = next((a for a in admins if a["email"].lower() == email), None)
+    if target is None:
+        errors = {"email": NO_SUCH_ADMIN}
+    elif target["disabled_at"] is not None:
+        errors = {"email": ALREADY_DISABLED}
+    elif sum(a["disabled_at"] is None for a in admins) == 1:
+        errors = {"email": LAST_ADMIN}
+    if errors:
+        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+    themselves = target["email"].lower() == request[ADMIN].email.lower()
+    context = {
+        "title": f"Disable {target['name']} ({target['email']})?",
+        "facts": (
+            "They can no longer sign in, and their sessions end at once.",
+            "You are disabling yourself: you will be signed out."
+            if themselves
+            else "The panel has no way to enable a disabled admin again.",
+        ),
+        "action": "/admin/admins/disable",
+        "fields": {"email": target["email"]},
+        "button": "Disable admin",
+        "back": "/admin/admins",
+        "back_text": "Keep them",
+    }
+    return render(request, "admin/confirm.html", context)
+
+
 @routes.post("/admin/admins/disable")
 async def disable_admin(request: web.Request) -> web.Response:
     values, errors = read(DisableAdminForm(), await request.post())

@@ -20,7 +20,18 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import BinaryIO
 
-from app.training.riders import MAX_RIDERS, Rider, parse_riders
+from app.core.errors import NUL_MESSAGE
+from app.training.riders import (
+    BLANK_MESSAGE,
+    MAX_LENGTHS,
+    MAX_RIDERS,
+    MISSING_MESSAGE,
+    PHONE_MESSAGE,
+    STATUS_MESSAGE,
+    Rider,
+    RowError,
+    parse_riders,
+)
 
 # The API's field names, in the order of the spec's Rider table.
 FIELDS = (
@@ -173,7 +184,7 @@ class RiderFile:
         riders, errors = parse_riders(rows)
         for index, error in errors:
             line, cells = lines[index]
-            rejected.append(Rejected(line, cells, error.message))
+            rejected.append(Rejected(line, cells, plain_words(error)))
         rejected.sort(key=lambda row: row.line)
         return Batch(riders, rejected, last_line)
 
@@ -188,6 +199,28 @@ class RiderFile:
             for field, cell in zip(self._fields, self._cells_of_fields(cells), strict=True)
             if cell
         }
+
+
+# The API's messages are the spec's (and name no field); a person fixing a spreadsheet reads
+# these instead (DESIGN §14), each naming its column.
+PLAIN_WORDS = {
+    MISSING_MESSAGE: "{field} is missing: every row needs one",
+    BLANK_MESSAGE: "{field} is blank: every row needs one",
+    STATUS_MESSAGE: "status must be onboarding, active, suspended or inactive (small letters)",
+    PHONE_MESSAGE: "phone must look like +971501234567 (a + and the country code)",
+    NUL_MESSAGE: "{field} holds a NUL character (U+0000) that cannot be stored",
+}
+
+
+def plain_words(error: RowError) -> str:
+    """A row's error as the import page shows it: in plain words, naming the column."""
+    field = error.field
+    if error.message.startswith("Too big"):
+        return f"{field} is too long: at most {MAX_LENGTHS[field]:,} characters"
+    wording = PLAIN_WORDS.get(error.message)
+    if wording is not None:
+        return wording.format(field=field)
+    return error.message if error.message.startswith(f"{field} ") else f"{field}: {error.message}"
 
 
 def _width_error(expected: int, found: int) -> str:

@@ -6,6 +6,7 @@ from aiohttp import web
 
 from app.admin.guard import ADMIN
 from app.core import pages
+from app.core.errors import PAGE_HINTS
 from app.core.keys import SETTINGS
 
 # The navigation bar: the pages of DESIGN §8.
@@ -33,3 +34,16 @@ def render(request: web.Request, template: str, context: dict, status: int = 200
         **context,
     }
     return pages.render(request, template, context, status=status)
+
+
+@web.middleware
+async def not_found_page(request: web.Request, handler):
+    """A signed-in admin's 404 keeps the panel's navigation (signed out, the guard has sent
+    the browser to sign in before any page is looked for)."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        if ADMIN not in request:
+            raise
+        context = {"title": "Not found", "hint": PAGE_HINTS[404]}
+        return render(request, "admin/not_found.html", context, status=404)

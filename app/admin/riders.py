@@ -163,8 +163,12 @@ async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, 
     return render(request, "admin/rider.html", context, status=status)
 
 
+def _address(rider_id: str) -> str:
+    return f"/admin/riders/{quote(rider_id, safe='')}"
+
+
 def _back(rider_id: str) -> web.Response:
-    return pages.see_other(f"/admin/riders/{quote(rider_id, safe='')}")
+    return pages.see_other(_address(rider_id))
 
 
 @routes.get(RIDER)
@@ -186,6 +190,28 @@ async def set_status(request: web.Request) -> web.Response:
         # As a status sent through the API: a rider now in onboarding gets its paths.
         await training.run_rules(conn, [rider_id])
     return _back(rider_id)
+
+
+@routes.get(RIDER + "/pin")
+async def reset_pin_page(request: web.Request) -> web.Response:
+    rider_id = request.match_info["rider_id"]
+    rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
+    if rider is None:
+        raise web.HTTPNotFound
+    rider_page = _address(rider_id)
+    context = {
+        "title": f"Reset the PIN of {rider['name']} ({rider_id})?",
+        "facts": (
+            f"A new random {PIN_DIGITS}-digit PIN replaces the rider's PIN. It is shown once, "
+            "on the next page: give it to the rider then.",
+            "The rider's sessions and one-tap links end at once; the old PIN stops working.",
+        ),
+        "action": f"{rider_page}/pin",
+        "button": "Reset PIN",
+        "back": rider_page,
+        "back_text": "Keep the PIN",
+    }
+    return render(request, "admin/confirm.html", context)
 
 
 @routes.post(RIDER + "/pin")

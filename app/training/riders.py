@@ -48,6 +48,8 @@ LANGUAGE_MESSAGE = "language must be en, ar, ur or ku"
 STATUS_MESSAGE = 'Invalid option: expected one of "onboarding"|"active"|"suspended"|"inactive"'
 PIN_MESSAGE = "pin must be 4 to 8 digits"
 PHONE_MESSAGE = "phone must be in international format, e.g. +971501234567"
+MISSING_MESSAGE = "Invalid input: expected string, received undefined"
+BLANK_MESSAGE = "Too small: expected string to have >=1 characters"
 
 _PIN = re.compile(r"[0-9]{4,8}")
 _PHONE_NOISE = re.compile(r"[\s\-()\[\]]")
@@ -114,10 +116,10 @@ def _too_big(field: str, value: str, limit: int) -> None:
 def _required(row: dict, field: str, limit: int) -> str:
     value = _string(row, field)
     if value is None:
-        raise RowError(field, "Invalid input: expected string, received undefined")
+        raise RowError(field, MISSING_MESSAGE)
     value = value.strip()
     if not value:
-        raise RowError(field, "Too small: expected string to have >=1 characters")
+        raise RowError(field, BLANK_MESSAGE)
     _too_big(field, value, limit)
     return value
 
@@ -136,7 +138,7 @@ def _optional(row: dict, field: str, limit: int, normalise=str.strip) -> str | N
 def _market(row: dict) -> str:
     value = _string(row, "market")
     if value is None:
-        raise RowError("market", "Invalid input: expected string, received undefined")
+        raise RowError("market", MISSING_MESSAGE)
     code = MARKET_BY_TEXT.get(value.strip().upper())
     if code is None:
         raise RowError("market", MARKET_MESSAGE)

@@ -100,3 +100,34 @@ async def test_posts_without_csrf_token_are_403(admin_client, db):
         response = await admin_client.post(path, data=data, allow_redirects=False)
         assert response.status == 403
     assert await db.fetchval("SELECT count(*) FROM admins WHERE disabled_at IS NULL") == 1
+
+
+async def test_disabling_is_asked_on_a_page_of_its_own_first(admin_client, make_admin, db):
+    await make_admin(email="bo@example.com", name="Bo")
+    admins_page = await (await admin_client.get("/admin/admins")).text()
+    assert '<form class="card" method="get" action="/admin/admins/disable">' in admins_page
+    response = await admin_client.get("/admin/admins/disable?email=BO@example.com")
+    assert response.status == 200
+    page = await response.text()
+    assert "Disable Bo (bo@example.com)?" in page
+    assert "their sessions end at once" in page
+    assert '<form method="post" action="/admin/admins/disable">' in page
+    assert '<input type="hidden" name="email" value="bo@example.com">' in page
+    assert await db.fetchval("SELECT count(*) FROM admins WHERE disabled_at IS NULL") == 2
+    page = await (await admin_client.get("/admin/admins/disable?email=ada@example.com")).text()
+    assert "You are disabling yourself: you will be signed out." in page
+
+
+async def test_the_confirm_page_refuses_what_the_disable_would(admin_client, make_admin):
+    for email, message in [
+        ("nobody@example.com", "No admin has this email."),
+        ("ada@example.com", "This is the last active admin"),
+        ("", "This field is required."),
+    ]:
+        response = await admin_client.get(f"/admin/admins/disable?email={email}")
+        assert response.status == 400
+        page = await response.text()
+        assert message in page and "Disable Ada" not in page
+    await make_admin(email="old@example.com", disabled=True)
+    response = await admin_client.get("/admin/admins/disable?email=old@example.com")
+    assert "This admin is already disabled." in await response.text()

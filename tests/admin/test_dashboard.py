@@ -97,3 +97,17 @@ async def test_dashboard_while_the_database_is_down_is_a_503_page(admin_client, 
         assert response.status == 503
         assert response.content_type == "text/html"
         assert "not available right now" in await response.text()
+
+
+async def test_a_404_in_the_panel_keeps_the_navigation(admin_client, make_client, db):
+    for address in ("/admin/no-such-page", "/admin/riders/nobody"):
+        response = await admin_client.get(address)
+        assert response.status == 404
+        page = await response.text()
+        assert "<h1>Not found</h1>" in page
+        assert '<nav aria-label="Admin">' in page and 'href="/admin/riders"' in page
+        assert '<a href="/admin">Go to the dashboard</a>' in page
+    # Signed out, the way back is the sign-in page, before any page is looked for.
+    signed_out = await make_client()
+    response = await signed_out.get("/admin/no-such-page", allow_redirects=False)
+    assert response.status == 303 and response.headers["Location"] == "/admin/sign-in"

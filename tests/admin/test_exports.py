@@ -464,3 +464,11 @@ async def test_exports_beyond_the_slots_wait_then_get_a_503_page(
     assert await settled(app, db)
     again = await session.get("/admin/exports/messages.csv")
     assert again.status == 200
+
+
+async def test_the_part_picker_starts_at_part_1_and_is_not_the_pages_main_action(admin_client):
+    page = await (await admin_client.get("/admin/riders")).text()
+    assert 'name="part" type="number" min="1" value="1"' in page
+    assert 'value="2"' not in page
+    assert '<button class="secondary" type="submit">Download part</button>' in page
+    assert "part 1 holds rows 1 to 500,000, part 2 rows 500,001 to 1,000,000" in page

@@ -147,6 +147,23 @@ async def test_pin_reset_shows_a_new_pin_once_and_ends_sessions(admin_client, db
     assert pin not in await (await admin_client.get("/admin/riders/R-1")).text()
 
 
+async def test_pin_reset_is_asked_on_a_page_of_its_own_first(admin_client, db):
+    await add_riders(db)
+    before = await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'")
+    rider_page = await (await admin_client.get("/admin/riders/R-1")).text()
+    assert 'action="/admin/riders/R-1/pin"' not in rider_page
+    assert '<a class="button" href="/admin/riders/R-1/pin">Reset PIN…</a>' in rider_page
+    response = await admin_client.get("/admin/riders/R-1/pin")
+    assert response.status == 200
+    page = await response.text()
+    assert "Reset the PIN of Sam Rivers (R-1)?" in page
+    assert "sessions and one-tap links end at once" in page
+    assert '<form method="post" action="/admin/riders/R-1/pin">' in page
+    assert 'name="csrf_token"' in page and 'href="/admin/riders/R-1">Keep the PIN</a>' in page
+    assert await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'") == before
+    assert (await admin_client.get("/admin/riders/nobody/pin")).status == 404
+
+
 async def test_admin_flag_has_the_apis_effects_via_admin(admin_client, db):
     await add_riders(db)
     response = await admin_client.submit(
