@@ -168,8 +168,8 @@ async def no_axe_violation(page) -> None:
     from axe_playwright_python.async_playwright import Axe
 
     results = await Axe().run(page)
-    viewport = page.viewport_size["width"]
-    assert results.violations_count == 0, f"{page.url} at {viewport} px\n{results.generate_report()}"
+    width = page.viewport_size["width"]
+    assert results.violations_count == 0, f"{page.url} at {width} px\n{results.generate_report()}"
 
 
 async def sign_in_page(page, base_url: str, email: str, password: str) -> None:

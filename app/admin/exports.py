@@ -25,7 +25,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from app.admin.csv_riders import FIELDS
 from app.admin.messages import MESSAGE_KINDS, MESSAGE_STATUSES
 from app.admin.riders import RiderFilters
-from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
+from app.admin.search import matching_riders_parameters
 from app.core import database, html, sql
 from app.core.fields import Integer
 from app.core.forms import first_error, read_query
@@ -150,20 +150,9 @@ def _query(schema: Schema, request: web.Request) -> dict:
 
 
 def rider_filters(values: dict) -> list:
-    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters,
-    then whether any is given; `q` as the page reads it (app.admin.search.rider_search)."""
-    q = values.get("q")
-    phone_end = PHONE_QUERY.match(q) if q else None
-    filters = [
-        q,
-        q if q and len(q) >= MIN_NAME_QUERY else None,
-        phone_end.group(1) if phone_end else None,
-        values.get("market"),
-        values.get("status"),
-        values.get("vehicle_type"),
-        values.get("city"),
-        values.get("nationality"),
-    ]
+    """The parameters of admin_matching_riders for the riders list's filters, then whether any
+    is given."""
+    filters = matching_riders_parameters(values)
     return [*filters, any(value is not None for value in filters)]
 
 

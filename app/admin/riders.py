@@ -10,7 +10,7 @@ from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin.layout import render
-from app.admin.search import RiderSearch, rider_search
+from app.admin.search import RiderSearch, matching_riders_parameters, rider_search
 from app.core import database, pages, sessions, sql
 from app.core.fields import Text
 from app.core.forms import read
@@ -63,6 +63,7 @@ class RiderPathForm(Schema):
 SQL = sql.load(
     "admin",
     "riders_page",
+    "riders_count",
     "rider_profile",
     "rider_assignments",
     "rider_flags",
@@ -95,6 +96,14 @@ async def riders_page(
         )
 
 
+async def riders_count(pool: asyncpg.Pool, filters: dict) -> int:
+    """How many riders match the list's filters, counted up to COUNT_LIMIT + 1."""
+    async with database.planned_per_call(pool, readonly=True) as conn:
+        return await conn.fetchval(
+            SQL.riders_count, *matching_riders_parameters(filters), COUNT_LIMIT + 1
+        )
+
+
 async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str) -> dict | None:
     """Everything the rider page shows, or None for an unknown rider."""
     async with pool.acquire() as conn:
@@ -120,6 +129,8 @@ async def set_rider_pin(conn: asyncpg.Connection, rider_id: str, pin_hash: str) 
 
 
 PAGE_SIZE = 50
+# Past this many matches the list says "more than": a count stops there, so it stays quick.
+COUNT_LIMIT = 10_000
 PIN_DIGITS = 6
 FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality")
 RIDER = "/admin/riders/{rider_id:[^/]+}"
@@ -130,20 +141,26 @@ NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path ope
 async def riders_list(request: web.Request) -> web.Response:
     values, errors = read(RidersQuery(), request.query)
     filters = {name: values[name] for name in FILTERS if values.get(name)}
-    context = {"filters": filters, "errors": errors, "markets": MARKETS, "statuses": STATUSES}
+    context = {
+        "filters": filters,
+        "errors": errors,
+        "markets": MARKETS,
+        "statuses": STATUSES,
+        "count_limit": COUNT_LIMIT,
+    }
     if errors:
         return render(request, "admin/riders.html", {**context, "riders": []}, status=400)
-    rows = await riders_page(
-        request.app[POOL],
-        values.get("after", ""),
-        rider_search(values.get("q")),
-        filters,
-        PAGE_SIZE + 1,
-    )
+    after = values.get("after", "")
+    search = rider_search(values.get("q"))
+    pool = request.app[POOL]
+    rows = await riders_page(pool, after, search, filters, PAGE_SIZE + 1)
     more = len(rows) > PAGE_SIZE
     riders = rows[:PAGE_SIZE]
     context["riders"] = riders
     context["next_after"] = riders[-1]["rider_id"] if more else None
+    # A first page that holds every match is its own count.
+    context["matches"] = await riders_count(pool, filters) if more or after else len(riders)
+    context["too_short"] = search.too_short
     return render(request, "admin/riders.html", context)
 
 

@@ -22,6 +22,12 @@ class RiderSearch:
     name_pattern: str | None
     phone_pattern: str | None
 
+    @property
+    def too_short(self) -> bool:
+        """`q` was given but is too short to search names or phones: only an ID equal to it
+        can match."""
+        return self.rider_id is not None and self.name_pattern is None and not self.phone_pattern
+
 
 def rider_search(q: str | None) -> RiderSearch:
     """Without `q` every rider matches; else a rider matches when `q` is their ID, their name
@@ -34,3 +40,20 @@ def rider_search(q: str | None) -> RiderSearch:
     # Phones are stored as + and digits: "ends with" is a prefix of the reversed phone.
     phone = f"{digits.group(1)[::-1]}%" if digits else None
     return RiderSearch(rider_id=q, name_pattern=name, phone_pattern=phone)
+
+
+def matching_riders_parameters(filters: dict) -> list:
+    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters;
+    `q` as rider_search reads it."""
+    q = filters.get("q")
+    phone_end = PHONE_QUERY.match(q) if q else None
+    return [
+        q,
+        q if q and len(q) >= MIN_NAME_QUERY else None,
+        phone_end.group(1) if phone_end else None,
+        filters.get("market"),
+        filters.get("status"),
+        filters.get("vehicle_type"),
+        filters.get("city"),
+        filters.get("nationality"),
+    ]

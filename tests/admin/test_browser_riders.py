@@ -118,3 +118,43 @@ async def test_messages_jobs_and_admins_fit_a_phone(
         await page.goto(f"{live_server}/admin/{name}")
         await _fits(page)
         await page.screenshot(path=SCREENSHOTS / f"{name}-360.png", full_page=True)
+
+
+async def test_the_riders_list_on_a_phone_shows_the_results_first_with_a_count(
+    live_server, make_admin, database_url, phone_page
+):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    admin = await make_admin()
+    async with database.connect(database_url) as conn:
+        await conn.execute(
+            "INSERT INTO riders (rider_id, name, market, city, vehicle_type, status)"
+            " SELECT 'R-' || lpad(i::text, 3, '0'), 'Rider ' || i, 'AE', 'Dubai', 'car', 'active'"
+            " FROM generate_series(1, 60) AS i"
+        )
+    page = phone_page
+    await sign_in_page(page, live_server, admin.email, admin.password)
+    await page.goto(f"{live_server}/admin/riders")
+    assert await page.text_content(".result-count") == "60 riders match."
+    first = await page.locator("tbody tr").first.bounding_box()
+    assert first["y"] + first["height"] <= PHONE["height"], first
+    # The filters are folded: one tap opens them.
+    assert not await page.is_visible("#market")
+    await page.click("summary")
+    await page.select_option("#status", "onboarding")
+    await page.click("form[role=search] button[type=submit]")
+    assert await page.text_content(".result-count") == "0 riders match these filters."
+    assert await page.is_visible("#status")
+    await _fits(page)
+    await page.goto(f"{live_server}/admin/riders")
+    await page.screenshot(path=SCREENSHOTS / "riders-360.png")
+    # Two letters cannot search names: the page says so instead of "No rider matches."
+    await page.fill("#q", "Ri")
+    await page.click("form[role=search] button[type=submit]")
+    assert "is too short to search names or phones" in await page.text_content("[role=alert]")
+    await page.screenshot(path=SCREENSHOTS / "riders-short-search-360.png")
+    # From 600 px the filters are shown open.
+    await page.set_viewport_size({"width": 1280, "height": 800})
+    await page.goto(f"{live_server}/admin/riders?city=Dubai")
+    assert await page.is_visible("#market")
+    assert await page.text_content(".result-count") == "60 riders match these filters."
+    await page.screenshot(path=SCREENSHOTS / "riders-1280.png")

@@ -322,9 +322,7 @@ async def test_a_multi_megabyte_file_is_saved_in_batches(admin_client, db):
         "enrollmentsCreated": 15_000,
         "rejected": 4,
     }
-    assert (
-        rejected_lines(page)[0] == "line 7002: name is missing: every row needs one"
-    )
+    assert rejected_lines(page)[0] == "line 7002: name is missing: every row needs one"
     assert await db.fetchval("SELECT count(*) FROM riders WHERE city = 'Doha'") == 30_000
 
 

@@ -134,3 +134,31 @@ async def test_keyset_paging_50_a_page(admin_client, db):
         "R120",
     ]
     assert 'rel="next"' not in page
+
+
+async def test_the_list_counts_the_matches_up_to_ten_thousand(admin_client, db):
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market, city)"
+        " SELECT 'N-' || lpad(i::text, 5, '0'), 'Rider ' || i, 'AE',"
+        "        CASE WHEN i % 100 = 0 THEN 'Doha' ELSE 'Dubai' END"
+        " FROM generate_series(1, 10050) AS i"
+    )
+    page = await (await admin_client.get("/admin/riders")).text()
+    assert "More than 10,000 riders match." in page
+    page = await (await admin_client.get("/admin/riders?city=Doha")).text()
+    assert "100 riders match these filters." in page
+    # The next page counts all the matches too, not those left.
+    page = await (await admin_client.get("/admin/riders?city=Doha&after=N-05000")).text()
+    assert "100 riders match these filters." in page
+    page = await (await admin_client.get("/admin/riders?q=Rider+100")).text()
+    assert "62 riders match these filters." in page  # 100, 1000–1009, 10000–10050
+
+
+async def test_a_search_too_short_for_names_says_so(admin_client, db):
+    await add_riders(db)
+    page = await (await admin_client.get("/admin/riders?q=Sa")).text()
+    assert "&ldquo;Sa&rdquo; is too short to search names or phones" in page
+    assert "No rider matches." not in page
+    # Short, but a rider's whole ID: found.
+    page = await (await admin_client.get("/admin/riders?q=R-1")).text()
+    assert "1 rider matches these filters." in page and "too short" not in page
