@@ -97,6 +97,16 @@ class PageClient:
         )
 
 
+async def confirm_page(client, address: str, action: str) -> str:
+    """A risky action's confirm page at `address`: 200, with a form that POSTs to `action`
+    with the CSRF token; its text."""
+    response = await client.get(address)
+    assert response.status == 200, (address, response.status)
+    page = await response.text()
+    assert f'<form method="post" action="{action}">' in page and 'name="csrf_token"' in page
+    return page
+
+
 async def sign_in(client, account: AdminAccount):
     return await PageClient(client).submit(
         "/admin/sign-in", {"email": account.email, "password": account.password}

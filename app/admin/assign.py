@@ -110,17 +110,10 @@ async def assign(request: web.Request) -> web.Response:
     confirmed = values.get("confirm") == "1"
     expected = values.get("expected_count") if confirmed else None
     async with request.app[POOL].acquire() as conn:
+        chosen = {name: values.get(name) for name in ASSIGN_FILTERS}
+        chosen["rider_ids"] = values["rider_ids"].split() if values.get("rider_ids") else None
         row = await training.assign_path_counts(
-            conn,
-            values["path_id"],
-            values["rider_ids"].split() if values.get("rider_ids") else None,
-            values.get("markets"),
-            values.get("vehicle_types"),
-            values.get("statuses"),
-            "admin",
-            values.get("cities"),
-            preview=not confirmed,
-            expected=expected,
+            conn, values["path_id"], chosen, why="admin", preview=not confirmed, expected=expected
         )
     if row is None:
         return await _assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -122,9 +122,14 @@ async def assign_path(
 ) -> int | None:
     """Assignments created, with their webhook events (with `preview`: that would be created,
     nothing written), or None when the path does not exist."""
-    row = await assign_path_counts(
-        conn, path_id, rider_ids, markets, vehicle_types, statuses, why, cities, preview=preview
-    )
+    chosen = {
+        "rider_ids": rider_ids,
+        "markets": markets,
+        "vehicle_types": vehicle_types,
+        "statuses": statuses,
+        "cities": cities,
+    }
+    row = await assign_path_counts(conn, path_id, chosen, why=why, preview=preview)
     if row is None:
         return None
     return row["would_create"] if preview else row["created"]
@@ -133,28 +138,25 @@ async def assign_path(
 async def assign_path_counts(
     conn: asyncpg.Connection,
     path_id: uuid.UUID,
-    rider_ids: Sequence[str] | None,
-    markets: Sequence[str] | None,
-    vehicle_types: Sequence[str] | None,
-    statuses: Sequence[str] | None,
-    why: str,
-    cities: Sequence[str] | None,
+    chosen: Mapping[str, Sequence[str] | None],
     *,
+    why: str,
     preview: bool = False,
     expected: int | None = None,
 ) -> asyncpg.Record | None:
-    """assign_path's row (created, would_create, matched; see its SQL), or None when the path
-    does not exist. With `expected`, nothing is written unless that many riders would get the
-    path: a confirm keeps to the count its preview showed."""
+    """assign_path's row (created, would_create, matched; see its SQL) for the riders `chosen`
+    (rider_ids, markets, vehicle_types, statuses, cities; None or absent: any), or None when the
+    path does not exist. With `expected`, nothing is written unless that many riders would get
+    the path: a confirm keeps to the count its preview showed."""
     row = await conn.fetchrow(
         SQL.assign_path,
         path_id,
-        rider_ids,
-        markets,
-        vehicle_types,
-        statuses,
+        chosen.get("rider_ids"),
+        chosen.get("markets"),
+        chosen.get("vehicle_types"),
+        chosen.get("statuses"),
         why,
-        cities,
+        chosen.get("cities"),
         preview,
         expected,
     )

@@ -8,6 +8,7 @@ from app.messaging.links import one_tap_link
 from app.training.pins import pin_matches
 from tests.admin.riders_data import FLAG_PATH_ID, PATH_ID, add_history, add_riders
 from tests.conftest import make_settings
+from tests.web import confirm_page
 
 
 async def _rider_session(db, rider_id: str) -> None:
@@ -153,13 +154,10 @@ async def test_pin_reset_is_asked_on_a_page_of_its_own_first(admin_client, db):
     rider_page = await (await admin_client.get("/admin/riders/R-1")).text()
     assert 'action="/admin/riders/R-1/pin"' not in rider_page
     assert '<a class="button" href="/admin/riders/R-1/pin">Reset PIN…</a>' in rider_page
-    response = await admin_client.get("/admin/riders/R-1/pin")
-    assert response.status == 200
-    page = await response.text()
+    page = await confirm_page(admin_client, "/admin/riders/R-1/pin", "/admin/riders/R-1/pin")
     assert "Reset the PIN of Sam Rivers (R-1)?" in page
     assert "sessions and one-tap links end at once" in page
-    assert '<form method="post" action="/admin/riders/R-1/pin">' in page
-    assert 'name="csrf_token"' in page and 'href="/admin/riders/R-1">Keep the PIN</a>' in page
+    assert 'href="/admin/riders/R-1">Keep the PIN</a>' in page
     assert await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'") == before
     assert (await admin_client.get("/admin/riders/nobody/pin")).status == 404
 
