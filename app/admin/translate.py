@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from app.admin import layout
 from app.admin.generate import NOT_CONFIGURED
 from app.admin.guard import ADMIN
-from app.ai import jobs
+from app.ai import runner
 from app.core import pages
 from app.core.errors import ApiError
 from app.core.forms import read
@@ -66,7 +66,7 @@ async def translate(request: web.Request) -> web.StreamResponse:
     if not course.has_content:
         problem = "This course has no lessons to translate yet."
         return _translate_page(request, course, 400, values=values, problem=problem)
-    job_id = await jobs.start_translation(
+    job_id = await runner.start_translation(
         request.app, request[ADMIN].admin_id, course.course_id, values["language"]
     )
     return pages.see_other(f"/admin/jobs/{job_id}")

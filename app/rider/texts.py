@@ -3,7 +3,7 @@ Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the c
 translations, not from here.
 
 Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
-`str.format`. `tests/rider/test_texts.py` checks that every key has all four languages and
+`str.format`. `tests/rider/test_languages.py` checks that every key has all four languages and
 the same placeholders in each.
 """
 
