@@ -11,11 +11,11 @@ from aiohttp import web
 
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.admin.translate import LANGUAGE_LABELS
 from app.ai import runner
 from app.core import pages, sql
 from app.core.errors import ApiError
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from app.training.languages import NAMES
 from jobs import JOBS, JobContext, JobFailed
 from jobs.scheduler import JobLocked, run_locked
 
@@ -84,4 +84,4 @@ async def ai_job_page(request: web.Request) -> web.Response:
     job = await runner.find(request.app[POOL], pages.uuid_in_path(request, "job_id"))
     if job is None:
         raise ApiError(404, "Job not found")
-    return render(request, "admin/ai_job.html", {"job": job, "languages": LANGUAGE_LABELS})
+    return render(request, "admin/ai_job.html", {"job": job, "languages": NAMES})

@@ -15,9 +15,7 @@ from app.core.errors import ApiError
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.training import courses
-from app.training.course_document import TRANSLATION_LANGUAGES
-
-LANGUAGE_LABELS = {"ar": "Arabic", "ur": "Urdu", "ku": "Kurdish (Sorani)"}
+from app.training.languages import NAMES, TRANSLATION_LANGUAGES
 
 routes = web.RouteTableDef()
 
@@ -42,7 +40,7 @@ async def _course(request: web.Request) -> courses.Course:
 def _translate_page(request, course, status=200, *, values=None, errors=None, problem=None):
     context = {
         "course": course,
-        "languages": LANGUAGE_LABELS,
+        "languages": {code: NAMES[code] for code in TRANSLATION_LANGUAGES},
         "values": values or {},
         "errors": errors or {},
         "problem": problem,

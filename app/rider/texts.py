@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-LANGUAGES = ("en", "ar", "ur", "ku")
-RIGHT_TO_LEFT = frozenset({"ar", "ur", "ku"})
-# The switch shows each language in itself.
-LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "ur": "اردو", "ku": "کوردی"}
+from app.training.languages import LANGUAGES, OWN_NAMES, RIGHT_TO_LEFT
 
 TEXTS: dict[str, dict[str, str]] = {
     "app_name": {
@@ -465,5 +462,5 @@ def page_language(language: str) -> dict:
         "lang": chosen,
         "dir": "rtl" if chosen in RIGHT_TO_LEFT else "ltr",
         "t": translator(chosen),
-        "languages": LANGUAGE_NAMES,
+        "languages": OWN_NAMES,
     }

@@ -17,8 +17,8 @@ from app.core.openapi import ANY_JSON
 from app.messaging.provider import Status
 from app.training import cursor
 from app.training.assignments import FILTERS, MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
+from app.training.languages import LANGUAGES
 from app.training.riders import (
-    LANGUAGES,
     MARKET_NAMES,
     MARKETS,
     MAX_LENGTHS,
