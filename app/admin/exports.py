@@ -163,6 +163,7 @@ def rider_filters(values: dict) -> list:
         values.get("vehicle_type"),
         values.get("city"),
         values.get("nationality"),
+        True if values.get("overdue") == "1" else None,
     ]
     return [*filters, any(value is not None for value in filters)]
 
@@ -173,12 +174,12 @@ def message_filters(values: dict) -> list:
     return [
         values.get("status"),
         values.get("kind"),
-        _utc_midnight(start) if start else None,
-        _utc_midnight(end, days=1) if end else None,
+        utc_midnight(start) if start else None,
+        utc_midnight(end, days=1) if end else None,
     ]
 
 
-def _utc_midnight(day: date, days: int = 0) -> datetime:
+def utc_midnight(day: date, days: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=days)
 
 

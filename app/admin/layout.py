@@ -8,7 +8,7 @@ from app.admin.guard import ADMIN
 from app.core import pages
 from app.core.keys import SETTINGS
 
-# The navigation bar: the pages of DESIGN §8.
+# The navigation bar: the pages of DESIGN §8, and the reports (§14).
 NAVIGATION = (
     ("/admin", "Dashboard"),
     ("/admin/riders", "Riders"),
@@ -16,6 +16,7 @@ NAVIGATION = (
     ("/admin/paths", "Paths"),
     ("/admin/assign", "Assign"),
     ("/admin/courses", "Courses"),
+    ("/admin/reports", "Reports"),
     ("/admin/knowledge", "Knowledge"),
     ("/admin/messages", "Messages"),
     ("/admin/jobs", "Jobs"),
