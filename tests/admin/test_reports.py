@@ -34,7 +34,7 @@ QUIZ_RIDERS = {
 
 
 def _section(page: str, name: str) -> str:
-    found = re.search(rf'<section aria-labelledby="{name}-title">(.*?)</section>', page, re.S)
+    found = re.search(rf'<section id="{name}">(.*?)</section>', page, re.S)
     assert found, name
     return found.group(1)
 
