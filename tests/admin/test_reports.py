@@ -8,7 +8,6 @@ import csv
 import html
 import io
 import re
-import statistics
 import uuid
 from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
@@ -17,6 +16,7 @@ from urllib.parse import quote
 
 import pytest
 
+from app.admin import reports
 from tests.rider.rows import API_KEY, QUIZ, add_course, add_path, form, save_riders
 from tests.web import PageClient, sign_in
 
@@ -152,8 +152,16 @@ def _one_decimal(value: float) -> str:
     return str(Decimal(repr(value)).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
-def _median(values: list[float]) -> str:
-    return _one_decimal(statistics.median(values)) if values else ""
+def _median(seconds: list[float]) -> str:
+    """The median as the report reads it: of the durations in tenths of a day (half away from
+    zero), the mean of the two middle ones."""
+    if not seconds:
+        return ""
+    tenths = sorted(
+        int((Decimal(repr(s)) / 8640).quantize(Decimal(1), ROUND_HALF_UP)) for s in seconds
+    )
+    middle = Decimal(tenths[(len(tenths) - 1) // 2] + tenths[len(tenths) // 2]) / 20
+    return str(middle.quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
 def _rate(part: int, whole: int) -> str:
@@ -165,6 +173,7 @@ async def test_every_figure_on_the_reports_agrees_with_the_api_and_the_exports(
     client, db, make_admin, query
 ):
     made = await _data(client, db)
+    await reports.refresh(db)
     account = await make_admin()
     assert (await sign_in(client, account)).status == 303
     filters = dict(pair.split("=") for pair in query.split("&") if pair)
@@ -188,9 +197,7 @@ async def test_every_figure_on_the_reports_agrees_with_the_api_and_the_exports(
     for path, rows in sorted(by_path.items(), key=lambda item: item[0].lower()):
         done = [r for r in rows if r["completedAt"]]
         overdue = [r for r in rows if not r["completedAt"] and _time(r["deadline"]) < NOW]
-        days = [
-            (_time(r["completedAt"]) - _time(r["assignedAt"])).total_seconds() / 86400 for r in done
-        ]
+        days = [(_time(r["completedAt"]) - _time(r["assignedAt"])).total_seconds() for r in done]
         expected.append(
             [
                 path,
