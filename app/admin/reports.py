@@ -32,6 +32,7 @@ from app.core.forms import read
 from app.core.keys import READ_POOL
 from app.training.courses import Course, read_course
 from app.training.riders import MARKETS, MAX_LENGTHS
+from jobs.reports import REFRESH_MINUTES
 
 routes = web.RouteTableDef()
 
@@ -53,8 +54,6 @@ SQL = sql.load(
     "report_distributions",
 )
 
-# How often the reports job recounts the summaries (its cron schedule, jobs/reports.py).
-REFRESH_MINUTES = 10
 MAX_CITIES = 50
 # The buckets of the distributions: attempts to pass 1…5 (5: five or more), score tenths.
 ATTEMPT_BUCKETS = (1, 2, 3, 4, 5)
