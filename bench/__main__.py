@@ -13,6 +13,7 @@ BENCHMARKS = (
     "rider",
     "admin",
     "admin_paths",
+    "reports",
     "csv",
     "burst",
     "capacity",

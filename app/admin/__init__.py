@@ -12,6 +12,7 @@ from app.admin import (
     knowledge,
     messages,
     paths,
+    reports,
     riders,
     sign_in,
     translate,
@@ -41,6 +42,7 @@ PAGE_GROUPS = (
     webhooks,
     importing,
     exports,
+    reports,
 )
 
 PACKAGE = Package(

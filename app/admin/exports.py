@@ -146,12 +146,12 @@ def message_filters(values: dict) -> list:
     return [
         values.get("status"),
         values.get("kind"),
-        _utc_midnight(start) if start else None,
-        _utc_midnight(end, days=1) if end else None,
+        utc_midnight(start) if start else None,
+        utc_midnight(end, days=1) if end else None,
     ]
 
 
-def _utc_midnight(day: date, days: int = 0) -> datetime:
+def utc_midnight(day: date, days: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=days)
 
 

@@ -27,7 +27,7 @@ SQL = sql.load("admin", "job_runs_page")
 
 
 RUNS_SHOWN = 50
-RUNNABLE = ("reminders", "backup")
+RUNNABLE = ("reminders", "backup", "reports")
 # Long enough for a quick run to be listed finished on the next page; a reminders run of
 # thousands of riders goes on in the background (the page then shows it running).
 WAIT_SECONDS = 2.0

@@ -9,7 +9,7 @@ from app.core import pages
 from app.core.errors import PAGE_HINTS
 from app.core.keys import SETTINGS
 
-# The navigation bar: the pages of DESIGN §8.
+# The navigation bar: the pages of DESIGN §8, and the reports (§14).
 NAVIGATION = (
     ("/admin", "Dashboard"),
     ("/admin/riders", "Riders"),
@@ -17,6 +17,7 @@ NAVIGATION = (
     ("/admin/paths", "Paths"),
     ("/admin/assign", "Assign"),
     ("/admin/courses", "Courses"),
+    ("/admin/reports", "Reports"),
     ("/admin/knowledge", "Knowledge"),
     ("/admin/messages", "Messages"),
     ("/admin/jobs", "Jobs"),

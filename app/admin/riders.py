@@ -38,6 +38,8 @@ class RiderFilters(Schema):
     vehicle_type = Text(validate=validate.Length(max=MAX_LENGTHS["vehicleType"]))
     city = Text(validate=validate.Length(max=MAX_LENGTHS["city"]))
     nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
+    # Riders with an open assignment past its deadline (the overdue report links here).
+    overdue = fields.String(validate=validate.Equal("1", error="overdue is 1 or absent."))
 
 
 class RidersQuery(RiderFilters):
@@ -93,6 +95,7 @@ async def riders_page(
             filters.get("city"),
             filters.get("nationality"),
             limit,
+            filters.get("overdue") == "1",
         )
 
 
@@ -132,7 +135,7 @@ PAGE_SIZE = 50
 # Past this many matches the list says "more than": a count stops there, so it stays quick.
 COUNT_LIMIT = 10_000
 PIN_DIGITS = 6
-FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality")
+FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality", "overdue")
 RIDER = "/admin/riders/{rider_id:[^/]+}"
 NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path open."
 

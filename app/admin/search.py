@@ -56,4 +56,5 @@ def matching_riders_parameters(filters: dict) -> list:
         filters.get("vehicle_type"),
         filters.get("city"),
         filters.get("nationality"),
+        True if filters.get("overdue") == "1" else None,
     ]

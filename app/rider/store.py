@@ -21,6 +21,7 @@ SQL = sql.load(
     "view_course",
     "peek_course",
     "record_attempt",
+    "record_answers",
     "keep_attempt_id",
     "first_attempt",
     "course_result",
@@ -75,6 +76,27 @@ async def record_attempt(
     conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, score: float
 ) -> asyncpg.Record:
     return await conn.fetchrow(SQL.record_attempt, rider_id, course_id, score)
+
+
+async def record_answers(
+    conn: asyncpg.Connection,
+    attempt: asyncpg.Record,
+    chosen: list[set[int]],
+    grade,
+) -> None:
+    """Keep the options chosen in the attempt `record_attempt` just counted, question by
+    question, for the item analysis (docs/admin-panel.md: reports)."""
+    wrong = set(grade.wrong)
+    await conn.execute(
+        SQL.record_answers,
+        attempt["rider_id"],
+        attempt["course_id"],
+        attempt["attempts"],
+        grade.score,
+        grade.passed,
+        ["{" + ",".join(map(str, sorted(options))) + "}" for options in chosen],
+        [index not in wrong for index in range(len(chosen))],
+    )
 
 
 async def keep_attempt_id(

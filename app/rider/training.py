@@ -129,6 +129,7 @@ async def submit_quiz(request: web.Request) -> web.Response:
             attempt = await store.record_attempt(
                 conn, rider.rider_id, course.course_id, grade.score
             )
+            await store.record_answers(conn, attempt, answers.chosen, grade)
             result = attempt
             if grade.passed:
                 result = await store.pass_course(

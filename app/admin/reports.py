@@ -1,0 +1,388 @@
+"""The reports of the training team (DESIGN §14): completion by path, completions and
+assignments per week, overdue by city, and the item analysis of a course's quiz — each a
+table beside a chart drawn on the server (SVG, `admin/charts.html`), and a CSV download with
+the page's filters.
+
+The pages read summaries that the `reports` job (jobs/reports.py) recounts whole, every
+REFRESH_MINUTES, from the tables the API and the exports read (migration 0027): counting 1.5 M
+assignments and 2 M completions for each page took seconds (bench/README.md), a summary takes
+milliseconds. So a figure is as old as the last run, at most REFRESH_MINUTES and the run's
+length; each page says when it was counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from collections.abc import AsyncIterator, Iterable, Sequence
+from datetime import datetime
+from urllib.parse import urlencode
+
+import asyncpg
+from aiohttp import web
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from app.admin.assign import rider_choices
+from app.admin.exports import stream_csv
+from app.admin.layout import render
+from app.core import database, html, sql
+from app.core.fields import Text
+from app.core.forms import read
+from app.core.keys import READ_POOL
+from app.training.courses import Course, read_course
+from app.training.riders import MARKETS, MAX_LENGTHS
+from jobs.reports import REFRESH_MINUTES
+
+routes = web.RouteTableDef()
+
+SQL = sql.load(
+    "admin",
+    "refresh_report_assignments",
+    "refresh_report_completions",
+    "refresh_report_quiz_answers",
+    "refresh_report_wrong_options",
+    "refresh_report_quiz_attempts",
+    "report_refreshed",
+    "report_refreshed_at",
+    "report_paths",
+    "report_weeks",
+    "report_overdue",
+    "report_courses",
+    "report_questions",
+    "report_wrong_options",
+    "report_distributions",
+)
+
+MAX_CITIES = 50
+# The buckets of the distributions: attempts to pass 1…5 (5: five or more), score tenths.
+ATTEMPT_BUCKETS = (1, 2, 3, 4, 5)
+SCORE_BUCKETS = tuple(range(10))
+
+
+class ReportFilters(Schema):
+    """The reports page's filters: the riders' markets and cities (repeated; none: any), and
+    for the paths report the UTC days an assignment was made (both included)."""
+
+    markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)))
+    cities = fields.List(
+        Text(validate=validate.Length(max=MAX_LENGTHS["city"])),
+        validate=validate.Length(max=MAX_CITIES, error=f"Choose at most {MAX_CITIES} cities."),
+    )
+    assigned_from = fields.Date(format="%Y-%m-%d")
+    assigned_to = fields.Date(format="%Y-%m-%d")
+
+    @validates_schema
+    def _range(self, data: dict, **_) -> None:
+        start, end = data.get("assigned_from"), data.get("assigned_to")
+        if start and end and start > end:
+            raise ValidationError("The end comes before the start.", "assigned_to")
+
+
+def _riders(values: dict) -> list:
+    """Markets and cities as the statements take them: NULL for any."""
+    return [values.get("markets") or None, values.get("cities") or None]
+
+
+def _assigned(values: dict) -> list:
+    return [values.get("assigned_from"), values.get("assigned_to")]
+
+
+async def refresh(conn: asyncpg.Connection) -> datetime:
+    """Recount every summary the reports read, in one transaction (a page reads either the
+    old set or the new one, never a mix); returns when they were counted."""
+    async with conn.transaction():
+        for statement in (
+            SQL.refresh_report_assignments,
+            SQL.refresh_report_completions,
+            SQL.refresh_report_quiz_answers,
+            SQL.refresh_report_wrong_options,
+            SQL.refresh_report_quiz_attempts,
+        ):
+            await conn.execute(statement)
+        return await conn.fetchval(SQL.report_refreshed)
+
+
+def query_string(values: dict) -> str:
+    """The filters as an address's query (repeated names for markets and cities)."""
+    pairs = [(name, value) for name in ("markets", "cities") for value in values.get(name, [])]
+    for name in ("assigned_from", "assigned_to"):
+        value = values.get(name)
+        if value:
+            pairs.append((name, value.isoformat()))
+    return urlencode(pairs)
+
+
+async def _fetch(pool: asyncpg.Pool, statement: str, *args) -> list[asyncpg.Record]:
+    async with database.planned_per_call(pool, readonly=True) as conn:
+        return await conn.fetch(statement, *args)
+
+
+async def paths_report(pool: asyncpg.Pool, values: dict) -> list[asyncpg.Record]:
+    return await _fetch(pool, SQL.report_paths, *_riders(values), *_assigned(values))
+
+
+async def weeks_report(pool: asyncpg.Pool, values: dict) -> list[asyncpg.Record]:
+    return await _fetch(pool, SQL.report_weeks, *_riders(values))
+
+
+async def overdue_report(pool: asyncpg.Pool, values: dict) -> list[asyncpg.Record]:
+    return await _fetch(pool, SQL.report_overdue, *_riders(values))
+
+
+def top_wrong_options(course: Course, rows: Iterable[asyncpg.Record]) -> dict[int, str]:
+    """Per question, the text of the wrong option chosen most (the lower index on a tie); an
+    option the course now counts as correct, or no longer has, is left out."""
+    best: dict[int, tuple[int, int]] = {}
+    for row in rows:
+        question, option, chosen = row["question"], row["option"], row["chosen"]
+        if question >= len(course.quiz):
+            continue
+        item = course.quiz[question]
+        if option in item["correct"] or option >= len(item["options"]):
+            continue
+        if (chosen, -option) > best.get(question, (0, 0)):
+            best[question] = (chosen, -option)
+    return {q: course.quiz[q]["options"][-option] for q, (_, option) in best.items()}
+
+
+async def course_report(pool: asyncpg.Pool, course: Course, values: dict) -> dict:
+    """The item analysis of `course`: its questions' rows and the two distributions."""
+    riders = _riders(values)
+    async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
+        questions = await conn.fetch(SQL.report_questions, course.course_id, *riders)
+        wrong = await conn.fetch(SQL.report_wrong_options, course.course_id, *riders)
+        buckets = await conn.fetch(SQL.report_distributions, course.course_id, *riders)
+    top = top_wrong_options(course, wrong)
+    rows = [
+        {
+            **row,
+            "text": course.quiz[row["question"]]["question"]
+            if row["question"] < len(course.quiz)
+            else "",
+            "top_wrong_option": top.get(row["question"], ""),
+        }
+        for row in questions
+    ]
+    counts = {(row["kind"], row["bucket"]): row["count"] for row in buckets}
+    return {
+        "questions": rows,
+        "attempts": [(n, counts.get(("attempts", n), 0)) for n in ATTEMPT_BUCKETS],
+        "scores": [(n, counts.get(("score", n), 0)) for n in SCORE_BUCKETS],
+    }
+
+
+def _filters(request: web.Request) -> tuple[dict, dict]:
+    return read(ReportFilters(), request.query)
+
+
+def _riders_link(market: str, city: str | None) -> str:
+    """The riders list of that market and city with an overdue assignment (a rider without a
+    city: the market's)."""
+    filters = {"market": market, **({"city": city} if city else {}), "overdue": "1"}
+    return "/admin/riders?" + urlencode(filters)
+
+
+def _charts(paths, weeks, overdue) -> dict:
+    """The reports page's rows as its charts draw them (admin/charts.html)."""
+    return {
+        "paths_chart": [
+            {
+                "label": row["path"],
+                "value": row["completion_rate"],
+                "text": f"{row['completion_rate']}% ({row['completed']} of {row['assigned']})",
+            }
+            for row in paths
+        ],
+        "weeks_chart": [
+            {
+                "label": row["week"][-3:],
+                "values": {"completions": row["completions"], "assignments": row["assignments"]},
+            }
+            for row in weeks
+        ],
+        "weeks_top": max([1, *(max(row["completions"], row["assignments"]) for row in weeks)]),
+        "overdue_chart": [
+            {
+                "label": f"{row['city'] or '(no city)'}, {row['market']}",
+                "city": row["city"] or "(no city)",
+                "market": row["market"],
+                "value": row["overdue"],
+                "text": str(row["overdue"]),
+                "href": _riders_link(row["market"], row["city"]),
+            }
+            for row in overdue
+        ],
+    }
+
+
+def _course_charts(report: dict) -> dict:
+    return {
+        "questions_chart": [
+            {
+                "label": f"{row['question'] + 1}. {row['text']}",
+                "value": row["correct_rate"],
+                "text": f"{row['correct_rate']}%",
+            }
+            for row in report["questions"]
+        ],
+        "attempts_chart": [
+            {"label": f"{n}{'+' * (n == ATTEMPT_BUCKETS[-1])}", "value": count, "text": str(count)}
+            for n, count in report["attempts"]
+        ],
+        "scores_chart": [
+            {
+                "label": f"{10 * n}–{10 * n + 9 + (n == SCORE_BUCKETS[-1])}",
+                "value": count,
+                "text": str(count),
+            }
+            for n, count in report["scores"]
+        ],
+    }
+
+
+async def _page_context(request: web.Request) -> tuple[dict, dict]:
+    """The filters read from the address, and what every report page shows with them."""
+    values, errors = _filters(request)
+    async with request.app[READ_POOL].acquire() as conn:
+        cities = (await rider_choices(conn))["city"]
+        refreshed_at = await conn.fetchval(SQL.report_refreshed_at)
+    context = {
+        "values": values,
+        "errors": errors,
+        "markets": MARKETS,
+        "cities": cities,
+        "query": "" if errors else query_string(values),
+        "refreshed_at": refreshed_at,
+        "refresh_minutes": REFRESH_MINUTES,
+    }
+    return values, context
+
+
+@routes.get("/admin/reports")
+async def reports_page(request: web.Request) -> web.Response:
+    values, context = await _page_context(request)
+    if context["errors"]:
+        return render(request, "admin/reports.html", context, status=400)
+    pool = request.app[READ_POOL]
+    # Each report on a connection of its own, at once: the page waits for the slowest only.
+    paths, weeks, overdue, courses = await asyncio.gather(
+        paths_report(pool, values),
+        weeks_report(pool, values),
+        overdue_report(pool, values),
+        _fetch(pool, SQL.report_courses),
+    )
+    context |= {"paths": paths, "weeks": weeks, "overdue": overdue, "courses": courses}
+    context |= _charts(paths, weeks, overdue)
+    return render(request, "admin/reports.html", context)
+
+
+COURSE = "/admin/reports/courses/{course_id:[0-9a-fA-F-]{36}}"
+
+
+async def _course(request: web.Request) -> Course:
+    try:
+        course_id = uuid.UUID(request.match_info["course_id"])
+    except ValueError:
+        raise web.HTTPNotFound from None
+    async with request.app[READ_POOL].acquire() as conn:
+        course = await read_course(conn, course_id)
+    if course is None or not course.quiz:
+        raise web.HTTPNotFound
+    return course
+
+
+@routes.get(COURSE)
+async def course_report_page(request: web.Request) -> web.Response:
+    course = await _course(request)
+    values, context = await _page_context(request)
+    context["course"] = course
+    if context["errors"]:
+        return render(request, "admin/report_course.html", context, status=400)
+    report = await course_report(request.app[READ_POOL], course, values)
+    context |= report | _course_charts(report)
+    return render(request, "admin/report_course.html", context)
+
+
+# CSV: the report's rows with DESIGN §14's columns, free text through the formula guard.
+
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
+
+
+def csv_cell(value) -> str:
+    """A CSV cell as admin_csv_text (sql/admin/functions) writes the exports' free text:
+    empty for None, quoted when needed, and a leading ' for a text a spreadsheet would run as
+    a formula (a cell that is entirely a number needs none)."""
+    if value is None:
+        return ""
+    text = str(value)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.match(text):
+        return "\"'" + text.replace('"', '""') + '"'
+    if any(c in text for c in '",\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def csv_text(rows: Iterable[Sequence]) -> str:
+    return "".join(",".join(csv_cell(cell) for cell in row) + "\r\n" for row in rows)
+
+
+async def _csv(request: web.Request, name: str, columns: Sequence[str], rows_of):
+    """The report `name` as CSV: `rows_of(values)` gives its rows (cells in `columns` order)
+    for the page's filters; bad filters answer a 400 page naming the first."""
+    values, errors = _filters(request)
+    if errors:
+        field, message = next(iter(errors.items()))
+        return html.page(400, "This report cannot be made", f"{field}: {message}")
+    text = csv_text(await rows_of(values))
+
+    async def chunks() -> AsyncIterator[str]:
+        yield text
+
+    return await stream_csv(request, ",".join(columns) + "\r\n", chunks(), filename=f"{name}.csv")
+
+
+PATHS_COLUMNS = ("pathId", "path", "assigned", "completed", "completionRate", "overdue")
+PATHS_KEYS = ("path_id", "path", "assigned", "completed", "completion_rate", "overdue")
+
+
+@routes.get("/admin/reports/paths.csv")
+async def paths_csv(request: web.Request) -> web.StreamResponse:
+    async def rows(values):
+        found = await paths_report(request.app[READ_POOL], values)
+        return [[row[key] for key in (*PATHS_KEYS, "median_days")] for row in found]
+
+    return await _csv(request, "paths", (*PATHS_COLUMNS, "medianDaysToComplete"), rows)
+
+
+@routes.get("/admin/reports/weeks.csv")
+async def weeks_csv(request: web.Request) -> web.StreamResponse:
+    async def rows(values):
+        return [list(row) for row in await weeks_report(request.app[READ_POOL], values)]
+
+    return await _csv(request, "weeks", ("week", "completions", "assignments"), rows)
+
+
+@routes.get("/admin/reports/overdue.csv")
+async def overdue_csv(request: web.Request) -> web.StreamResponse:
+    async def rows(values):
+        return [list(row) for row in await overdue_report(request.app[READ_POOL], values)]
+
+    return await _csv(request, "overdue", ("market", "city", "overdue"), rows)
+
+
+QUESTION_COLUMNS = ("question", "text", "answered", "firstAttemptCorrectRate", "correctRate")
+QUESTION_KEYS = ("question", "text", "answered", "first_correct_rate", "correct_rate")
+
+
+@routes.get(COURSE + ".csv")
+async def course_csv(request: web.Request) -> web.StreamResponse:
+    course = await _course(request)
+
+    async def rows(values):
+        report = await course_report(request.app[READ_POOL], course, values)
+        keys = (*QUESTION_KEYS, "top_wrong_option")
+        return [[row[key] for key in keys] for row in report["questions"]]
+
+    columns = (*QUESTION_COLUMNS, "topWrongOption")
+    return await _csv(request, f"course-{course.course_id}", columns, rows)
