@@ -253,22 +253,33 @@ async function submitQuiz(request) {
   if (!before) {
     try {
       const response = await fetch(request);
-      // The session ended (the guard sends to sign-in) or another one began: keep the
-      // answer for when the rider has signed in again.
-      if (response.type !== "opaqueredirect" && response.status !== 403) return response;
-      await keepAnswer(answer);
-      await broadcast(await status());
-      return response;
+      if (signInNeeded(response)) {
+        // Kept for when the rider has signed in again; the rider sees the sign-in page.
+        await keepAnswer(answer);
+        await broadcast(await status());
+        return response;
+      }
+      if (!tryLater(response)) return response;
     } catch {
       // Offline: kept below.
     }
   }
-  // Behind answers already waiting (or offline): in order, after them.
+  // Behind answers already waiting, offline, or the server cannot take it now: in order.
   answer.id = await keepAnswer(answer);
   const sent = await sendWaiting();
   if (sent.has(answer.id)) return sent.get(answer.id);
   if (self.registration.sync) self.registration.sync.register("answers").catch(() => null);
   return offlinePage("/offline/saved");
+}
+
+// The session ended (the guard sends to sign-in; the form's token is no longer the session's).
+function signInNeeded(response) {
+  return response.type === "opaqueredirect" || response.status === 403;
+}
+
+// The server is there but cannot take the answer now (down, too busy).
+function tryLater(response) {
+  return response.status >= 500 || response.status === 429 || response.status === 408;
 }
 
 let sending = Promise.resolve();
@@ -304,7 +315,7 @@ async function send() {
     } catch {
       return sent;
     }
-    if (response.type === "opaqueredirect" || response.status === 403) break;
+    if (signInNeeded(response) || tryLater(response)) break;
     // Recorded, or refused for good (a course no longer assigned, a quiz that changed):
     // sending it again could never succeed.
     await stored("answers", "readwrite", (store) => store.delete(answer.id));
