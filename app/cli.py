@@ -103,14 +103,14 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
 
 
 def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervisor.Link) -> None:
-    from app.ai import jobs as ai_jobs
+    from app.ai import runner
     from app.web import create_app, freeze_startup_objects
     from app.webhooks import delivery as webhooks
     from jobs import scheduler
 
     app = create_app(settings, url)
     scheduler.setup(app)
-    ai_jobs.setup(app)
+    runner.setup(app)
     webhooks.setup(app)
     freeze_startup_objects(app)
     app.on_startup.append(_stop_on_first_sigterm)
@@ -147,19 +147,19 @@ def migrate(settings: Settings, _: argparse.Namespace) -> None:
     _migrate(settings, _database_url(settings))
 
 
-def _families():
+def _packages():
     # Imported when a command runs, so that a missing SQL file is reported as one line.
-    from app.families import FAMILIES
+    from app.packages import PACKAGES
 
-    return FAMILIES
+    return PACKAGES
 
 
 def _sections():
-    return [section for family in _families() for section in family.sections]
+    return [section for package in _packages() for section in package.sections]
 
 
 def _after_load():
-    return [hook for family in _families() for hook in family.after_load]
+    return [hook for package in _packages() for hook in package.after_load]
 
 
 async def _load_files(url: str, paths: list[Path]) -> None:
@@ -182,12 +182,12 @@ def load_data(settings: Settings, args: argparse.Namespace) -> None:
 async def _demo(url: str, riders: int, admin_email: str | None) -> None:
     rng = random.Random(20261122)
     document: dict = {}
-    for family in _families():
-        if family.demo is not None:
-            document.update(family.demo(rng, riders))
+    for package in _packages():
+        if package.demo is not None:
+            document.update(package.demo(rng, riders))
     async with database.connect(url) as conn:
-        for family in _families():
-            for table in family.demo_tables:
+        for package in _packages():
+            for table in package.demo_tables:
                 if await conn.fetchval(f"SELECT EXISTS (SELECT FROM {table})"):
                     raise CommandError(
                         f"demo-data fills an empty database only, and {table} has rows"

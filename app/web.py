@@ -15,7 +15,7 @@ from app.core.errors import JSON_ERRORS, ErrorShapes
 from app.core.http import CLIENT_MAX_SIZE
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
-from app.families import FAMILIES
+from app.packages import PACKAGES
 from app.training import pins
 
 API_DESCRIPTION = """\
@@ -87,7 +87,7 @@ def pool_context(settings: Settings, database_url: str):
 
 def create_app(settings: Settings, database_url: str) -> web.Application:
     # The areas' guards (signed-in pages) run before the CSRF check, which needs their session.
-    guards = [guard for family in FAMILIES for guard in family.middlewares]
+    guards = [guard for package in PACKAGES for guard in package.middlewares]
     app = web.Application(
         middlewares=[request_context, *guards, csrf.protect],
         client_max_size=CLIENT_MAX_SIZE,
@@ -98,13 +98,13 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
     app.cleanup_ctx.append(pool_context(settings, database_url))
-    for family in FAMILIES:
-        app.router.add_routes(family.routes)
+    for package in PACKAGES:
+        app.router.add_routes(package.routes)
     # The AI engine's client, for the panel's generation runs and the rider's assistant.
     app.cleanup_ctx.append(provider_context)
     app[ERROR_SHAPES] = ErrorShapes(
         [
-            *((prefix, family.errors) for family in FAMILIES for prefix in family.prefixes),
+            *((prefix, package.errors) for package in PACKAGES for prefix in package.prefixes),
             (metrics.PATH, JSON_ERRORS),  # for a scraper, not a person
         ]
     )

@@ -1,4 +1,4 @@
-"""AI (issue 13): retrieval over a 20 MB knowledge base, the assistant's first byte after the
+"""AI: retrieval over a 20 MB knowledge base, the assistant's first byte after the
 provider's first token, a course from a 200-page PDF outside the provider, and the event loop's
 lag during a 20 MB PDF upload. The provider is a fake OpenAI-compatible server in this process
 (the service's real client talks to it over HTTP).

@@ -1,4 +1,4 @@
-"""The 09:00 burst (issue #25): the reminders job has messaged up to 5,000 riders a one-tap
+"""The 09:00 burst: the reminders job has messaged up to 5,000 riders a one-tap
 link and they open it within minutes. Through the real server on localhost with
 WEB_CONCURRENCY=2, on the rider benchmark's data set (300,000 riders), 5,000 riders each open
 their link, their training, a lesson and the quiz, and pass it: 4,500 of them spread over 5

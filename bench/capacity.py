@@ -1,4 +1,4 @@
-"""The single-instance ceiling (issue #25, docs/capacity.md): how many requests a second one
+"""The single-instance ceiling (docs/capacity.md): how many requests a second one
 web process serves per core of its own CPU, and how much CPU the database spends for them,
 for the completions feed, the rider pages and the riders upsert.
 

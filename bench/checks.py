@@ -1,5 +1,5 @@
 """Family A at scale: 1,000,000 checks of 10 answers each (80 catalogue questions in 8
-countries), built set-based in SQL; then every target of the issue measured through the real
+countries), built set-based in SQL; then every target measured through the real
 server over HTTP, with a streaming client that never holds the body.
 
 The data set, chosen so that each single filter value picked below matches at most 1,000

@@ -1,4 +1,4 @@
-"""`load-data` of 500,000 checks with 10 answers each (issue 30), through the real command:
+"""`load-data` of 500,000 checks with 10 answers each, through the real command:
 five files of 100,000 checks (about 123 MB each), the first with the 80 catalogue questions;
 most answers leave text, category and image to the catalogue, every 100th check carries an
 older wording. Timed end to end (process start included), with the command's peak RSS."""
@@ -105,7 +105,7 @@ def main() -> bool:
     )
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    # The ORM peer's 214 s (issue 30), halved.
+    # The ORM peer's 214 s, halved.
     ok = report(f"load-data of {CHECKS:,} checks x 10 answers", seconds, 107, "s")
     # Each file is read whole: memory follows the largest file, not the sum of them.
     return report("load-data peak RSS", peak_mb, 1536, "MB") & ok

@@ -1,4 +1,4 @@
-"""Rider CSV import and CSV exports (issue 12), measured through the real server over HTTP.
+"""Rider CSV import and CSV exports, measured through the real server over HTTP.
 
 Data set: 125,000 riders with the assignments of the automatic rules, 60 courses, 5 automatic
 paths (3 for every matching rider, 2 for riders in onboarding) and 500,000 completion records. Then:

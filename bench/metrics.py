@@ -1,4 +1,4 @@
-"""What the metrics cost (issue 21): `GET /api/v1/completions?limit=1` at 32 connections with
+"""What the metrics cost: `GET /api/v1/completions?limit=1` at 32 connections with
 the per-request metrics on and off (two servers, measured in alternating rounds of one run),
 and the time of a scrape of `serve` with 2 web processes.
 

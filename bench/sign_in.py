@@ -1,4 +1,4 @@
-"""Sign-in under attack (issue 23): the security review's live reproductions, against the
+"""Sign-in under attack: the security review's live reproductions, against the
 real server over HTTP on localhost, now showing the bounds hold.
 
 - 120 parallel wrong passwords for one admin: at most 5 checked (401), the rest 429 unchecked

@@ -1,5 +1,5 @@
 """Family C at scale: 300,000 riders, 20 paths (5 automatic), 60 courses and 2,000,000
-completion records, built set-based in SQL; then each target of the issue measured through the
+completion records, built set-based in SQL; then each target measured through the
 real server over HTTP.
 """
 

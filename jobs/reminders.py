@@ -15,8 +15,8 @@ import structlog
 
 from app.core import sql
 from app.messaging.links import one_tap_link
-from app.messaging.messaging import Messenger
 from app.messaging.outbox import Draft, deliver, record
+from app.messaging.provider import Messenger
 from app.messaging.texts import due_text, reminder_text
 from jobs.registry import JOBS, Job, JobContext, JobFailed
 

@@ -8,7 +8,7 @@ from app.admin import (
     exports,
     generate,
     importing,
-    jobs,
+    job_runs,
     knowledge,
     messages,
     paths,
@@ -20,7 +20,7 @@ from app.admin import (
 )
 from app.admin.guard import guard
 from app.core.errors import HTML_ERRORS
-from app.core.family import Family
+from app.core.package import Package
 
 # Each page group adds its module's table here.
 PAGE_GROUPS = (
@@ -35,14 +35,14 @@ PAGE_GROUPS = (
     translate,
     knowledge,
     messages,
-    jobs,
+    job_runs,
     admins,
     webhooks,
     importing,
     exports,
 )
 
-FAMILY = Family(
+PACKAGE = Package(
     routes=[route for group in PAGE_GROUPS for route in group.routes],
     prefixes=("/admin",),
     errors=HTML_ERRORS,

@@ -10,7 +10,6 @@ JavaScript.
 from __future__ import annotations
 
 import json
-import uuid
 
 import asyncpg
 import orjson
@@ -21,13 +20,11 @@ from app.admin.course_form import read_course
 from app.admin.layout import render
 from app.core import pages, sql, uploads
 from app.core.forms import first_error
+from app.core.http import MiB
 from app.core.keys import POOL
 from app.training import courses
-from app.training.course_document import (
-    OPTIONS_MAX,
-    TRANSLATION_LANGUAGES,
-    CourseDocumentSchema,
-)
+from app.training.course_document import OPTIONS_MAX, CourseDocumentSchema
+from app.training.languages import NAMES, TRANSLATION_LANGUAGES
 
 routes = web.RouteTableDef()
 
@@ -41,7 +38,6 @@ async def _course_list(pool: asyncpg.Pool) -> list[asyncpg.Record]:
 # A UUID in the address; other words stay free for other pages (`/admin/courses/generate`).
 COURSE = "/admin/courses/{course_id:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}}"
 LANGUAGE = "{language:ar|ur|ku}"
-LANGUAGE_NAMES = {"ar": "Arabic", "ur": "Urdu", "ku": "Kurdish (Sorani)"}
 # Blank lesson and question rows under the course's own, one more after "Add another": room
 # to write without JavaScript.
 BLANK_ROWS = 1
@@ -56,19 +52,12 @@ NEW_COURSE = {
 }
 # A course document is at most about 650,000 characters (course_document.py), up to 4 bytes
 # each in UTF-8.
-IMPORT_MAX_BYTES = 3 * 1024 * 1024
-
-
-def course_id_of(request: web.Request) -> uuid.UUID:
-    try:
-        return uuid.UUID(request.match_info["course_id"])
-    except ValueError:
-        raise web.HTTPNotFound from None
+IMPORT_MAX_BYTES = 3 * MiB
 
 
 async def read_course_or_404(request: web.Request, language: str = "en") -> courses.Course:
     async with request.app[POOL].acquire() as conn:
-        course = await courses.read_course(conn, course_id_of(request), language)
+        course = await courses.read_course(conn, pages.uuid_in_path(request, "course_id"), language)
     if course is None:
         raise web.HTTPNotFound
     return course
@@ -114,7 +103,7 @@ def _notice(request: web.Request) -> str | None:
     for name, text in NOTICES.items():
         value = request.query.get(name)
         if value is not None:
-            return text.format(LANGUAGE_NAMES.get(value, ""))
+            return text.format(NAMES.get(value, ""))
     return None
 
 
@@ -129,7 +118,7 @@ async def _editor(request, *, course=None, values, errors=None, status=200, chan
         "blank_questions": BLANK_ROWS + values.get("extra_question", 0),
         "options_max": OPTIONS_MAX,
         "translations": [],
-        "language_names": LANGUAGE_NAMES,
+        "language_names": NAMES,
     }
     if course is not None:
         async with request.app[POOL].acquire() as conn:
@@ -150,7 +139,7 @@ async def _submit(request: web.Request, course: courses.Course | None) -> web.Re
     if errors:
         return await _editor(request, course=course, values=values, errors=errors, status=400)
     # The id from the address: asyncpg's own UUID type (course.course_id) is no JSON value.
-    course_id = course_id_of(request) if course else None
+    course_id = pages.uuid_in_path(request, "course_id") if course else None
     async with request.app[POOL].acquire() as conn:
         course_id = await courses.save_course(conn, document, course_id, values["published"])
     return pages.see_other(f"/admin/courses/{course_id}?saved=1")
@@ -200,28 +189,21 @@ async def import_course(request: web.Request) -> web.Response:
 
 async def _uploaded_json(request: web.Request):
     """The JSON value of the multipart field `file`, read up to IMPORT_MAX_BYTES."""
-    if request.content_type != "multipart/form-data":
+    try:
+        part = await uploads.file_part(request, IMPORT_MAX_BYTES)
+        data = b"" if part is None else await uploads.content(part, IMPORT_MAX_BYTES)
+    except uploads.TooLarge:
+        raise ImportRefused("The file is larger than 3 MB: it is not a course document.") from None
+    if not data:
         raise ImportRefused("Choose a course file (.json) to import.")
-    parts = await uploads.reader(request)
-    while (part := await parts.next()) is not None:
-        if part.name != "file":
-            continue
-        data = bytearray()
-        while chunk := await part.read_chunk():
-            data += chunk
-            if len(data) > IMPORT_MAX_BYTES:
-                raise ImportRefused("The file is larger than 3 MB: it is not a course document.")
-        if not data:
-            raise ImportRefused("Choose a course file (.json) to import.")
-        # orjson refuses what PostgreSQL and Python would fail on later: a lone surrogate
-        # ("\ud800"), a number too large for a double, nesting past 1,024 levels.
-        try:
-            return orjson.loads(data.decode("utf-8-sig"))
-        except UnicodeDecodeError:
-            raise ImportRefused("The file is not UTF-8 text.") from None
-        except orjson.JSONDecodeError as exc:
-            raise ImportRefused(f"The file is not valid JSON: {exc}.") from None
-    raise ImportRefused("Choose a course file (.json) to import.")
+    # orjson refuses what PostgreSQL and Python would fail on later: a lone surrogate
+    # ("\ud800"), a number too large for a double, nesting past 1,024 levels.
+    try:
+        return orjson.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ImportRefused("The file is not UTF-8 text.") from None
+    except orjson.JSONDecodeError as exc:
+        raise ImportRefused(f"The file is not valid JSON: {exc}.") from None
 
 
 def _where(messages) -> str:

@@ -12,9 +12,7 @@ export never looks like a complete, shorter file. The database renders each row 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import weakref
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 
@@ -29,6 +27,7 @@ from app.admin.search import MIN_NAME_QUERY, PHONE_QUERY
 from app.core import database, html, sql
 from app.core.fields import Integer
 from app.core.forms import first_error, read_query
+from app.core.gates import Gate
 from app.core.keys import READ_POOL
 from app.core.streaming import write_chunks
 
@@ -115,10 +114,8 @@ COLUMNS = {
 }
 
 # An export holds one of the pool's 10 connections while its client reads: a few at a time
-# per process, the others wait EXPORT_WAIT seconds, then get a 503 page.
-MAX_EXPORTS = 3
-EXPORT_WAIT = 5.0
-_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# per process, the others wait 5 seconds, then get a 503 page.
+EXPORTS = Gate(size=3, wait=5.0, refusal=web.HTTPServiceUnavailable)
 
 # Spreadsheets read a file without it as their local code page, which garbles Arabic names.
 BOM = "\ufeff"
@@ -126,19 +123,6 @@ BOM = "\ufeff"
 
 class BadExport(Exception):
     """A 400 page naming what is wrong with the export's address."""
-
-
-@contextlib.asynccontextmanager
-async def _export_slot() -> AsyncIterator[None]:
-    slots = _slots.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(MAX_EXPORTS))
-    try:
-        await asyncio.wait_for(slots.acquire(), EXPORT_WAIT)
-    except TimeoutError:
-        raise web.HTTPServiceUnavailable from None
-    try:
-        yield
-    finally:
-        slots.release()
 
 
 def _query(schema: Schema, request: web.Request) -> dict:
@@ -198,7 +182,7 @@ async def _export(
         values = _query(schema, request)
         part = values["part"]
         async with (
-            _export_slot(),
+            EXPORTS.slot(),
             export_rows(request.app[READ_POOL], name, to_filters(values)) as (count, rows),
         ):
             parts = part_count(count)

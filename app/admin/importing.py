@@ -34,7 +34,7 @@ from app.admin.csv_riders import (
 from app.admin.exports import stream_csv
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.core import database, html, sql, uploads
+from app.core import database, html, pages, sql, uploads
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL
 from app.training import store as training_store
@@ -67,8 +67,6 @@ async def _import_rejects(pool: asyncpg.Pool, import_id: uuid.UUID):
 # Spec, Limits: 25 MB a file (read as MiB, the larger reading). The body may be larger than
 # the file by the multipart framing around it (boundaries, part headers).
 MAX_FILE_BYTES = 25 * MiB
-MAX_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024
-READ_BYTES = 256 * 1024
 # Records parsed and saved at a time: a POST /api/v1/riders call's worth.
 BATCH_ROWS = MAX_RIDERS
 # Rejected rows listed on the result page; all of them are in the download.
@@ -90,10 +88,6 @@ RULES_FAILED = (
 DATABASE_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, *database.UNAVAILABLE)
 
 
-class FileTooLarge(Exception):
-    pass
-
-
 @dataclass
 class ImportResult:
     import_id: uuid.UUID
@@ -112,29 +106,19 @@ class ImportResult:
 
 
 async def receive(request: web.Request, upload: BinaryIO) -> None:
-    """Copy the multipart field `file` into `upload`: FileTooLarge past MAX_FILE_BYTES,
+    """Copy the multipart field `file` into `upload`: uploads.TooLarge past MAX_FILE_BYTES,
     FileRefused when it is missing, empty or not UTF-8."""
-    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
-        raise FileTooLarge
-    if request.content_type != "multipart/form-data":
+    part = await uploads.file_part(request, MAX_FILE_BYTES)
+    if part is None:
         raise FileRefused(CHOOSE_FILE)
-    parts = await uploads.reader(request)
-    while (part := await parts.next()) is not None:
-        if part.name != "file":
-            await part.release()
-            continue
-        check, size = Utf8Check(), 0
-        while chunk := await part.read_chunk(READ_BYTES):
-            size += len(chunk)
-            if size > MAX_FILE_BYTES:
-                raise FileTooLarge
-            check.feed(chunk)
-            upload.write(chunk)
-        if not size and not part.filename:
-            raise FileRefused(CHOOSE_FILE)
-        check.feed(b"", final=True)
-        return
-    raise FileRefused(CHOOSE_FILE)
+    check, size = Utf8Check(), 0
+    async for chunk in uploads.chunks(part, MAX_FILE_BYTES):
+        size += len(chunk)
+        check.feed(chunk)
+        upload.write(chunk)
+    if not size and not part.filename:
+        raise FileRefused(CHOOSE_FILE)
+    check.feed(b"", final=True)
 
 
 async def import_riders(pool: asyncpg.Pool, admin_id: int, upload: BinaryIO) -> ImportResult:
@@ -229,7 +213,7 @@ async def upload_riders(request: web.Request) -> web.Response:
             await receive(request, upload)
             upload.seek(0)
             result = await import_riders(request.app[POOL], request[ADMIN].admin_id, upload)
-        except FileTooLarge:
+        except uploads.TooLarge:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:
             return _form(request, 400, str(exc))
@@ -238,10 +222,7 @@ async def upload_riders(request: web.Request) -> web.Response:
 
 @routes.get("/admin/import/{import_id}/rejected.csv")
 async def download_rejected(request: web.Request) -> web.StreamResponse:
-    try:
-        import_id = uuid.UUID(request.match_info["import_id"])
-    except ValueError:
-        raise web.HTTPNotFound from None
+    import_id = pages.uuid_in_path(request, "import_id")
     pool = request.app[POOL]
     header = await pool.fetchval(SQL.import_header, import_id, request[ADMIN].admin_id)
     if header is None:

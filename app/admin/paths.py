@@ -18,9 +18,8 @@ from app.core import pages, sql
 from app.core.fields import Integer, Text, integer_text
 from app.core.forms import field_errors
 from app.core.keys import POOL
-from app.core.loader import RecordError
 from app.training import store as training
-from app.training.loading import write_paths
+from app.training.paths import UnknownCourse, save_paths
 from app.training.records import PathRecordSchema
 from app.training.riders import MARKETS, VEHICLE_TYPES
 from app.training.schemas import FLAG_TYPES
@@ -119,26 +118,11 @@ NEW_PATH = {
 }
 
 
-class UnknownCourse(Exception):
-    pass
-
-
-def path_id_of(request: web.Request) -> uuid.UUID:
-    """The path's UUID from the address; anything else is a 404 page."""
-    try:
-        return uuid.UUID(request.match_info["path_id"])
-    except ValueError:
-        raise web.HTTPNotFound from None
-
-
 async def save(pool, path_id: uuid.UUID, path: dict) -> int:
     """Write the path (one transaction) and, when it is active and automatic, run its rule for
     every rider; returns the assignments made. UnknownCourse when a course has gone."""
     async with pool.acquire() as conn, conn.transaction():
-        try:
-            await write_paths(conn, [{"id": path_id, **path}])
-        except RecordError as exc:
-            raise UnknownCourse(exc.message) from None
+        await save_paths(conn, [{"id": path_id, **path}])
         if path["active"] and path["rule"] in AUTOMATIC_RULES:
             return await training.run_rules(conn, None, path_id)
     return 0
@@ -201,7 +185,7 @@ async def create_path(request: web.Request) -> web.Response:
 
 @routes.get("/admin/paths/{path_id}")
 async def path_page(request: web.Request) -> web.Response:
-    path_id = path_id_of(request)
+    path_id = pages.uuid_in_path(request, "path_id")
     row = await path(request.app[POOL], path_id)
     if row is None:
         raise web.HTTPNotFound
@@ -210,7 +194,7 @@ async def path_page(request: web.Request) -> web.Response:
 
 @routes.post("/admin/paths/{path_id}")
 async def save_path(request: web.Request) -> web.Response:
-    path_id = path_id_of(request)
+    path_id = pages.uuid_in_path(request, "path_id")
     if await path(request.app[POOL], path_id) is None:
         raise web.HTTPNotFound
     return await _submit(request, path_id)

@@ -9,15 +9,13 @@ from marshmallow import Schema, fields, validate
 from app.admin import layout
 from app.admin.generate import NOT_CONFIGURED
 from app.admin.guard import ADMIN
-from app.ai import jobs
+from app.ai import runner
 from app.core import pages
 from app.core.errors import ApiError
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.training import courses
-from app.training.course_document import TRANSLATION_LANGUAGES
-
-LANGUAGE_LABELS = {"ar": "Arabic", "ur": "Urdu", "ku": "Kurdish (Sorani)"}
+from app.training.languages import NAMES, TRANSLATION_LANGUAGES
 
 routes = web.RouteTableDef()
 
@@ -42,7 +40,7 @@ async def _course(request: web.Request) -> courses.Course:
 def _translate_page(request, course, status=200, *, values=None, errors=None, problem=None):
     context = {
         "course": course,
-        "languages": LANGUAGE_LABELS,
+        "languages": {code: NAMES[code] for code in TRANSLATION_LANGUAGES},
         "values": values or {},
         "errors": errors or {},
         "problem": problem,
@@ -66,7 +64,7 @@ async def translate(request: web.Request) -> web.StreamResponse:
     if not course.has_content:
         problem = "This course has no lessons to translate yet."
         return _translate_page(request, course, 400, values=values, problem=problem)
-    job_id = await jobs.start_translation(
+    job_id = await runner.start_translation(
         request.app, request[ADMIN].admin_id, course.course_id, values["language"]
     )
     return pages.see_other(f"/admin/jobs/{job_id}")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from aiohttp import web
 
 from app.admin.course_form import read_translation
-from app.admin.courses import COURSE, LANGUAGE, LANGUAGE_NAMES, course_id_of, read_course_or_404
+from app.admin.courses import COURSE, LANGUAGE, read_course_or_404
 from app.admin.layout import render
 from app.core import pages
 from app.core.keys import POOL
 from app.training import courses
 from app.training.course_document import TranslationSchema
+from app.training.languages import NAMES
 
 routes = web.RouteTableDef()
 
@@ -20,7 +21,7 @@ async def _translation_page(request, course, language, *, values, errors=None, s
     context = {
         "course": course,
         "language": language,
-        "language_name": LANGUAGE_NAMES[language],
+        "language_name": NAMES[language],
         "values": values,
         "errors": errors or {},
     }
@@ -59,7 +60,11 @@ async def save_translation(request: web.Request) -> web.Response:
         try:
             async with request.app[POOL].acquire() as conn:
                 await courses.save_translation(
-                    conn, course_id_of(request), language, translation, "reviewed"
+                    conn,
+                    pages.uuid_in_path(request, "course_id"),
+                    language,
+                    translation,
+                    "reviewed",
                 )
         except courses.TranslationMismatch as exc:  # the course changed meanwhile
             errors = {
@@ -75,7 +80,7 @@ async def save_translation(request: web.Request) -> web.Response:
 @routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
 async def review_translation(request: web.Request) -> web.Response:
     language = request.match_info["language"]
-    course_id = course_id_of(request)
+    course_id = pages.uuid_in_path(request, "course_id")
     async with request.app[POOL].acquire() as conn:
         if not await courses.mark_reviewed(conn, course_id, language):
             raise web.HTTPNotFound

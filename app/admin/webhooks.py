@@ -87,14 +87,6 @@ async def replay(db: Db, endpoint_id: uuid.UUID, delivery_id: int) -> bool:
     return bool(await db.fetchval(SQL.replay_webhook_delivery, endpoint_id, delivery_id))
 
 
-def _endpoint_id(request: web.Request) -> uuid.UUID:
-    """The endpoint's UUID from the address; anything else is a 404 page."""
-    try:
-        return uuid.UUID(request.match_info["endpoint_id"])
-    except ValueError:
-        raise web.HTTPNotFound from None
-
-
 async def _list_page(request, status=200, *, values=None, errors=None) -> web.Response:
     context = {
         "endpoints": await request.app[POOL].fetch(SQL.webhook_endpoints),
@@ -145,11 +137,11 @@ async def add_endpoint(request: web.Request) -> web.Response:
 
 @routes.get("/admin/webhooks/{endpoint_id}")
 async def endpoint_page(request: web.Request) -> web.Response:
-    return await _endpoint_page(request, _endpoint_id(request))
+    return await _endpoint_page(request, pages.uuid_in_path(request, "endpoint_id"))
 
 
 async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
-    endpoint_id = _endpoint_id(request)
+    endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     if not await set_enabled(request.app[POOL], endpoint_id, enabled):
         raise web.HTTPNotFound
     return _back(endpoint_id, "enabled" if enabled else "disabled")
@@ -167,7 +159,7 @@ async def disable_endpoint(request: web.Request) -> web.Response:
 
 @routes.post("/admin/webhooks/{endpoint_id}/test")
 async def send_test_event(request: web.Request) -> web.Response:
-    endpoint = await _endpoint(request, _endpoint_id(request))
+    endpoint = await _endpoint(request, pages.uuid_in_path(request, "endpoint_id"))
     async with request.app[POOL].acquire() as conn:
         await events.send_test(conn, endpoint["endpoint_id"])
     return _back(endpoint["endpoint_id"], "test")
@@ -175,13 +167,13 @@ async def send_test_event(request: web.Request) -> web.Response:
 
 @routes.get("/admin/webhooks/{endpoint_id}/delete")
 async def delete_page(request: web.Request) -> web.Response:
-    endpoint = await _endpoint(request, _endpoint_id(request))
+    endpoint = await _endpoint(request, pages.uuid_in_path(request, "endpoint_id"))
     return render(request, "admin/webhooks/delete.html", {"endpoint": endpoint})
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/delete")
 async def delete_endpoint(request: web.Request) -> web.Response:
-    endpoint_id = _endpoint_id(request)
+    endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     if not await delete(request.app[POOL], endpoint_id):
         raise web.HTTPNotFound
     log.info("webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
@@ -190,7 +182,7 @@ async def delete_endpoint(request: web.Request) -> web.Response:
 
 @routes.post("/admin/webhooks/{endpoint_id}/deliveries/{delivery_id:[0-9]{1,18}}/replay")
 async def replay_delivery(request: web.Request) -> web.Response:
-    endpoint_id = _endpoint_id(request)
+    endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     delivery_id = int(request.match_info["delivery_id"])
     if not await replay(request.app[POOL], endpoint_id, delivery_id):
         raise web.HTTPNotFound

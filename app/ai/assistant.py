@@ -10,8 +10,8 @@ from datetime import timedelta
 import asyncpg
 
 from app.ai import store
-from app.ai.documents import LANGUAGE_NAMES
 from app.ai.texts import texts
+from app.training.languages import DESCRIBED
 
 # Spec, Limits: 40 questions per rider per hour.
 QUESTIONS_PER_HOUR = 40
@@ -67,7 +67,7 @@ async def references(pool: asyncpg.Pool, rider_id: str, question: str, language:
 
 def messages(question: str, language: str, found: list[str]) -> list[dict]:
     system = SYSTEM_PROMPT.format(
-        language=LANGUAGE_NAMES.get(language, "English"),
+        language=DESCRIBED.get(language, DESCRIBED["en"]),
         references="\n\n".join(found) or "(none found)",
     )
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]

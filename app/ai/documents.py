@@ -26,6 +26,7 @@ from app.training.course_document import (
     translation_mismatch,
 )
 from app.training.courses import TranslationMismatch
+from app.training.languages import DESCRIBED
 
 # About 15,000 tokens of source a request: within the context of every current hosted model
 # and of a local one run with a 32k context, with room for the answer.
@@ -38,13 +39,6 @@ CONCURRENT_PARTS = 3
 # than English) stays well within the answer limit of current models (commonly 8k to 16k
 # tokens), which a whole course of up to 30 long lessons would not.
 TRANSLATION_PART_CHARS = 12_000
-
-LANGUAGE_NAMES = {
-    "ar": "Arabic",
-    "ur": "Urdu",
-    "ku": "Kurdish (Sorani, in Arabic script)",
-    "en": "English",
-}
 
 _TEXT = {"type": "string"}
 _LESSON = {
@@ -191,7 +185,7 @@ async def translate_course(provider: Provider, document: dict, language: str) ->
     checked when it is saved). A long course goes in parts of whole lessons, each checked
     against its part, then joined. Raises client.ProviderError, DocumentRefused or
     courses.TranslationMismatch."""
-    system = TRANSLATION_PROMPT.format(language=LANGUAGE_NAMES[language])
+    system = TRANSLATION_PROMPT.format(language=DESCRIBED[language])
     parts = translation_parts(document)
     gate = asyncio.Semaphore(CONCURRENT_PARTS)
 

@@ -1,5 +1,5 @@
-"""The text of an uploaded file, taken out in a child process with limits that really end it
-(issue 23): an 8 KB PDF could cost 16 s of CPU and 6.7 million characters, and a thread cannot
+"""The text of an uploaded file, taken out in a child process with limits that really end it:
+an 8 KB PDF could cost 16 s of CPU and 6.7 million characters, and a thread cannot
 be stopped. The child (`python -m app.ai.sources`) stops at the characters and pages allowed,
 its address space is capped (a MemoryError, or the kernel, ends it), and it is killed when its
 time is up, or when the job or the request waiting for it is cancelled.

@@ -8,6 +8,7 @@ from datetime import timedelta
 import asyncpg
 
 from app.core import sql
+from app.core.http import MiB
 
 SQL = sql.load(
     "ai",
@@ -35,7 +36,7 @@ Db = asyncpg.Connection | asyncpg.Pool
 
 
 # A generation job's file is stored in chunks of this size (see migration 0016).
-SOURCE_CHUNK = 1024 * 1024
+SOURCE_CHUNK = MiB
 
 
 async def add_generation_job(

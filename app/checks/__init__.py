@@ -3,9 +3,9 @@
 from app.checks.demo import demo
 from app.checks.loading import SECTIONS
 from app.checks.routes import routes
-from app.core.family import Family
+from app.core.package import Package
 
-FAMILY = Family(
+PACKAGE = Package(
     routes=routes,
     prefixes=("/api/v2/",),
     sections=SECTIONS,

@@ -7,14 +7,13 @@ number of rows, at most one batch and one chunk are held.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import weakref
 from collections.abc import AsyncIterator, Sequence
 
 from aiohttp import web
 
 from app.core.errors import ApiError
+from app.core.gates import Gate
 from app.core.streaming import write_chunks
 
 # Tens of kB a write: few enough writes to be cheap, small enough to keep memory flat.
@@ -30,22 +29,8 @@ BUSY = ApiError(
     503, f"{MAX_STREAMS} check lists are being streamed already; retry shortly.", "busy"
 )
 
-_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-@contextlib.asynccontextmanager
-async def stream_slot() -> AsyncIterator[None]:
-    """One of MAX_STREAMS per process; 503 `busy` after STREAM_WAIT seconds without one."""
-    loop = asyncio.get_running_loop()
-    slots = _slots.setdefault(loop, asyncio.Semaphore(MAX_STREAMS))
-    try:
-        await asyncio.wait_for(slots.acquire(), STREAM_WAIT)
-    except TimeoutError:
-        raise BUSY from None
-    try:
-        yield
-    finally:
-        slots.release()
+# One of MAX_STREAMS per process; 503 `busy` after STREAM_WAIT seconds without one.
+STREAMS = Gate(MAX_STREAMS, STREAM_WAIT, lambda: BUSY)
 
 
 async def _next(batches: Batches) -> Sequence[Sequence[str]]:

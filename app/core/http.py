@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import re
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from aiohttp import web
+
+from app.core.gates import Gate
 
 MiB = 1024 * 1024
 SMALL_BODY_LIMIT = MiB
@@ -170,14 +170,7 @@ def _containers(body: bytes, allowed: int) -> int:
     return outside.count(b"{") + outside.count(b"[")
 
 
-_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _bulk_slots() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    if loop not in _slots:
-        _slots[loop] = asyncio.Semaphore(BULK_CONCURRENCY)
-    return _slots[loop]
+BULK_GATE = Gate(BULK_CONCURRENCY, BULK_WAIT, Busy)
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -188,14 +181,7 @@ def bulk_route(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     async def limited(request: web.Request) -> web.StreamResponse:
-        slots = _bulk_slots()
-        try:
-            await asyncio.wait_for(slots.acquire(), BULK_WAIT)
-        except TimeoutError:
-            raise Busy from None
-        try:
+        async with BULK_GATE.slot():
             return await handler(request)
-        finally:
-            slots.release()
 
     return limited

@@ -14,10 +14,12 @@ from collections.abc import Callable
 import structlog
 from aiohttp import web
 
+from app.core.http import MiB
+
 log = structlog.get_logger("app")
 
 CHECK_INTERVAL = 1.0
-MB = 1024 * 1024
+
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -31,9 +33,9 @@ def watch(limit_mb: int, reached: Callable[[], None]):
     """cleanup_ctx: calls `reached` once, the first time resident memory passes `limit_mb`."""
 
     async def check() -> None:
-        while (rss := resident_bytes()) <= limit_mb * MB:
+        while (rss := resident_bytes()) <= limit_mb * MiB:
             await asyncio.sleep(CHECK_INTERVAL)
-        log.warning("memory limit reached", pid=os.getpid(), rss_mb=rss // MB, limit_mb=limit_mb)
+        log.warning("memory limit reached", pid=os.getpid(), rss_mb=rss // MiB, limit_mb=limit_mb)
         reached()
 
     async def context(_app: web.Application):

@@ -23,14 +23,6 @@ def _unb64(text: str) -> bytes:
     return base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
 
 
-def payload(encoded: str) -> bytes:
-    """The payload of a token's first part, decoded strictly; ForgedToken if it is not one."""
-    try:
-        return _unb64(encoded)
-    except (binascii.Error, ValueError):
-        raise ForgedToken from None
-
-
 def derive(secret: str, label: bytes) -> str:
     """A key for one use, derived from a secret that serves others too (an API key): what
     signs cursors then reveals nothing about the key itself and cannot sign anything else."""

@@ -4,8 +4,8 @@ A token is `expiry:rider id` sealed by `app.core.tokens` under a purpose, so a t
 another purpose is never accepted as a link. A link opens a server-side rider session
 (`app.rider.one_tap`).
 Nothing secret is stored: messages keep a link without its signature (`signature_removed`),
-so a leaked table or backup signs no one in; `restored_link` signs it again for the training
-team. Changing SESSION_SECRET invalidates every link; `revoke_links` those of one rider
+so a leaked table or backup signs no one in (the rider's next reminder brings a working link).
+Changing SESSION_SECRET invalidates every link; `revoke_links` those of one rider
 (every link issued before that moment: riders.links_revoked_at) and ends their sessions.
 """
 
@@ -74,20 +74,6 @@ REMOVED = "signature-removed"
 def signature_removed(text: str | None) -> str | None:
     """`text` with every one-tap link's signature taken out: what messages store."""
     return None if text is None else _SIGNED.sub(rf"\1.{REMOVED}", text)
-
-
-def restored_link(settings: Settings, stored: str) -> str | None:
-    """The working link a stored one was made from (same rider, same expiry), for the training
-    team to pass on by hand; None when it cannot be signed."""
-    head, _, tail = stored.rpartition("/t/")
-    payload = tail.removesuffix("." + REMOVED)
-    if not settings.session_secret_ok or not head or payload == tail:
-        return None
-    try:
-        signed = tokens.seal(settings.session_secret, LINK_PURPOSE, tokens.payload(payload))
-    except tokens.ForgedToken:
-        return None
-    return f"{head}/t/{signed}"
 
 
 def one_tap_link(settings: Settings, rider_id: str, now: datetime) -> str | None:

@@ -18,8 +18,8 @@ import structlog
 from app.core import sql
 from app.core.config import Settings
 from app.messaging.links import one_tap_link
-from app.messaging.messaging import Messenger, Status
 from app.messaging.outbox import Draft, record
+from app.messaging.provider import Messenger, Status
 from app.messaging.texts import due_text, flag_text
 
 log = structlog.get_logger("messaging.notifications")

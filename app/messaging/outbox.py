@@ -13,7 +13,7 @@ import asyncpg
 from app.core import sql
 from app.core.metrics import MESSAGES
 from app.messaging.links import signature_removed
-from app.messaging.messaging import Delivery, Messenger
+from app.messaging.provider import Delivery, Messenger
 
 SQL = sql.load("messaging", "record_messages")
 

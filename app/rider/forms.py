@@ -9,7 +9,7 @@ import uuid
 from marshmallow import Schema, fields
 from multidict import MultiDictProxy
 
-from app.rider.texts import LANGUAGES
+from app.training.languages import LANGUAGES
 
 
 class SignInForm(Schema):

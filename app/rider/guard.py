@@ -15,7 +15,7 @@ from aiohttp import web
 from app.core import csrf, sessions
 from app.core.keys import POOL
 from app.rider import store
-from app.rider.texts import LANGUAGES
+from app.training.languages import LANGUAGES
 
 SIGN_IN = "/"
 

@@ -9,7 +9,8 @@ from aiohttp import web
 
 from app.core import pages
 from app.rider.guard import RIDER
-from app.rider.texts import LANGUAGES, page_language
+from app.rider.texts import page_language
+from app.training.languages import LANGUAGES
 
 
 def asked_language(request: web.Request) -> str | None:

@@ -10,7 +10,7 @@ import asyncpg
 from app.core import sql
 from app.training import cursor
 from app.training import store as training
-from app.training.loading import merge_results
+from app.training.results import merge_results
 from app.webhooks import events
 
 SQL = sql.load(

@@ -3,7 +3,7 @@ Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the c
 translations, not from here.
 
 Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
-`str.format`. `tests/rider/test_texts.py` checks that every key has all four languages and
+`str.format`. `tests/rider/test_languages.py` checks that every key has all four languages and
 the same placeholders in each.
 """
 
@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-LANGUAGES = ("en", "ar", "ur", "ku")
-RIGHT_TO_LEFT = frozenset({"ar", "ur", "ku"})
-# The switch shows each language in itself.
-LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "ur": "اردو", "ku": "کوردی"}
+from app.training.languages import LANGUAGES, OWN_NAMES, RIGHT_TO_LEFT
 
 TEXTS: dict[str, dict[str, str]] = {
     "app_name": {
@@ -521,5 +518,5 @@ def page_language(language: str) -> dict:
         "lang": chosen,
         "dir": "rtl" if chosen in RIGHT_TO_LEFT else "ltr",
         "t": translator(chosen),
-        "languages": LANGUAGE_NAMES,
+        "languages": OWN_NAMES,
     }

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 import asyncpg
 from aiohttp import web
 
+from app.core import pages
 from app.core.keys import POOL, SETTINGS
 from app.rider import progress, store
 from app.rider.forms import QuizAnswers
@@ -45,20 +46,13 @@ async def my_training(request: web.Request) -> web.Response:
     return render(request, "rider/training.html", context)
 
 
-def _course_id(request: web.Request) -> uuid.UUID:
-    try:
-        return uuid.UUID(request.match_info["course_id"])
-    except ValueError:
-        raise web.HTTPNotFound from None
-
-
 async def _open(
     conn: asyncpg.Connection, request: web.Request, lesson: str | None = None
 ) -> tuple[Course, asyncpg.Record, int]:
     """The course in the rider's language, the rider's record after this view and the lesson
     number asked for (0 for none); a 404 page when the rider may not open it."""
     rider = request[RIDER]
-    course = await read_course(conn, _course_id(request), rider.language)
+    course = await read_course(conn, pages.uuid_in_path(request, "course_id"), rider.language)
     if course is None:
         raise web.HTTPNotFound
     number = 0

@@ -1,12 +1,12 @@
 """Family B: the equipment shop."""
 
-from app.core.family import Family
+from app.core.package import Package
 from app.shop import laravel
 from app.shop.demo import DEMO_TABLES, demo
 from app.shop.loading import SECTIONS, after_load
 from app.shop.routes import routes
 
-FAMILY = Family(
+PACKAGE = Package(
     routes=routes,
     prefixes=("/api/users", "/api/import/", "/api/products", "/api/v1/exchanges/"),
     errors=laravel.ERRORS,

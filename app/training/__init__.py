@@ -1,11 +1,11 @@
 """Family C: the training platform integration API."""
 
-from app.core.family import Family
+from app.core.package import Package
 from app.training.demo import demo
 from app.training.loading import SECTIONS, after_load
 from app.training.routes import routes
 
-FAMILY = Family(
+PACKAGE = Package(
     routes=routes,
     prefixes=("/api/v1/",),
     sections=SECTIONS,

@@ -29,7 +29,6 @@ SQL = sql.load(
     "lock_course_content",
     "upsert_course_translations",
     "review_translation",
-    "publish_course",
     "course_translation_states",
 )
 
@@ -175,11 +174,6 @@ def translation_record(course_id: uuid.UUID, language: str, translation: dict, s
 async def mark_reviewed(conn: asyncpg.Connection, course_id: uuid.UUID, language: str) -> bool:
     """Mark a translation reviewed; False when the course has none in that language."""
     return await conn.fetchval(SQL.review_translation, course_id, language) is not None
-
-
-async def set_published(conn: asyncpg.Connection, course_id: uuid.UUID, published: bool) -> bool:
-    """Publish or unpublish a course; False for an unknown course."""
-    return await conn.fetchval(SQL.publish_course, course_id, published) is not None
 
 
 async def translation_states(conn: asyncpg.Connection, course_id: uuid.UUID) -> list[dict]:

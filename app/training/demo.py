@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.training import demo_courses
-from app.training.riders import LANGUAGES, MARKETS, VEHICLE_TYPES
+from app.training.languages import LANGUAGES
+from app.training.riders import MARKETS, VEHICLE_TYPES
 
 CITIES = {
     "AE": ("Dubai", "Abu Dhabi", "Sharjah"),

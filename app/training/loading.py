@@ -1,9 +1,9 @@
 """load-data sections of the training family (DESIGN §6): riders, courses, paths, completions.
 
-Riders get the same validation as `POST /api/v1/riders`. After the file's sections are
-written, `after_load` completes the assignments whose courses are now all passed and runs the
-automatic rules for every rider: a load is the only way paths change, and that is what lets
-`POST /api/v1/riders` run the rules for the riders it saved only.
+Riders get the same validation as `POST /api/v1/riders`; paths and completions are written by
+the domain's `paths.save_paths` and `results.merge_results`, as the panel's path form and the
+rider app's quiz write them. After the file's sections are written, `after_load` completes the
+assignments whose courses are now all passed and runs the automatic rules for every rider.
 """
 
 from __future__ import annotations
@@ -14,22 +14,12 @@ import asyncpg
 
 from app.core import sql
 from app.core.loader import RecordError, Section, unique, validated
-from app.training import store
+from app.training import paths, results, store
 from app.training.course_records import validate_courses, write_courses
 from app.training.records import CompletionRecordSchema, PathRecordSchema
 from app.training.riders import parse_riders
 
-SQL = sql.load(
-    "training",
-    "upsert_paths",
-    "delete_path_courses",
-    "insert_path_courses",
-    "missing_keys",
-    "upsert_results",
-    "complete_assignments",
-)
-PROOF_CODE_CONSTRAINT = "course_results_proof_code_key"
-PROOF_CODE_ATTEMPTS = 5
+SQL = sql.load("training", "complete_assignments")
 
 
 def validate_riders(records: list[Any]) -> list[Any]:
@@ -44,62 +34,25 @@ async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
     await store.upsert_riders(conn, riders)
 
 
-async def write_paths(conn: asyncpg.Connection, paths: list[dict]) -> None:
-    referenced = list({course for path in paths for course in path["courses"]})
-    missing = await _missing(conn, [], referenced)
-    for index, path in enumerate(paths):
-        for position, course in enumerate(path["courses"]):
-            if ("course", str(course)) in missing:
-                raise RecordError(index, f"courses[{position}]", f"unknown course {course}")
-    await conn.execute(
-        SQL.upsert_paths, [{k: v for k, v in p.items() if k != "courses"} for p in paths]
-    )
-    links = [
-        (p["id"], course, position)
-        for p in paths
-        for position, course in enumerate(p["courses"], start=1)
-    ]
-    await conn.execute(SQL.delete_path_courses, [p["id"] for p in paths])
-    await conn.execute(
-        SQL.insert_path_courses,
-        [link[0] for link in links],
-        [link[1] for link in links],
-        [link[2] for link in links],
-    )
+async def write_paths(conn: asyncpg.Connection, records: list[dict]) -> None:
+    try:
+        await paths.save_paths(conn, records)
+    except paths.UnknownCourse as exc:
+        raise RecordError(exc.path_index, f"courses[{exc.position}]", str(exc)) from None
 
 
-async def write_completions(conn: asyncpg.Connection, results: list[dict]) -> None:
-    missing = await _missing(
+async def write_completions(conn: asyncpg.Connection, records: list[dict]) -> None:
+    missing = await store.missing_keys(
         conn,
-        list({r["rider_id"] for r in results}),
-        list({r["course_id"] for r in results}),
+        list({r["rider_id"] for r in records}),
+        list({r["course_id"] for r in records}),
     )
-    for index, result in enumerate(results):
+    for index, result in enumerate(records):
         if ("rider", result["rider_id"]) in missing:
             raise RecordError(index, "riderId", f"unknown rider {result['rider_id']!r}")
         if ("course", str(result["course_id"])) in missing:
             raise RecordError(index, "courseId", f"unknown course {result['course_id']}")
-    await merge_results(conn, results)
-
-
-async def merge_results(conn: asyncpg.Connection, results: list[dict]) -> None:
-    """Merge passed-course records into the stored ones (first completedAt, proof code and
-    language kept, score never lowered): load-data's completions and the rider app's passes.
-    Keys: rider_id, course_id, language, started_at, completed_at, score, attempts,
-    time_spent_seconds."""
-    for attempt in range(1, PROOF_CODE_ATTEMPTS + 1):
-        try:
-            async with conn.transaction():  # a savepoint: a repeated proof code is retried
-                await conn.execute(SQL.upsert_results, results)
-            return
-        except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name != PROOF_CODE_CONSTRAINT or attempt == PROOF_CODE_ATTEMPTS:
-                raise
-
-
-async def _missing(conn: asyncpg.Connection, riders: list, courses: list) -> set[tuple]:
-    rows = await conn.fetch(SQL.missing_keys, riders, courses)
-    return {(row["kind"], row["key"]) for row in rows}
+    await results.merge_results(conn, records)
 
 
 async def after_load(conn: asyncpg.Connection) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.training.riders import LANGUAGES, MARKETS, MAX_LENGTHS, VEHICLE_TYPES
+from app.training.languages import LANGUAGES
+from app.training.riders import MARKETS, MAX_LENGTHS, VEHICLE_TYPES
 from app.training.schemas import FLAG_TYPES, StrictBoolean
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import NUL_MESSAGE
+from app.training.languages import LANGUAGES
 
 # The spec's limits, enforced here and shown by the OpenAPI schemas (`schemas.py`) from these
 # same constants: the longest value of each rider field, and riders in one call.
@@ -37,7 +38,6 @@ MARKET_NAMES = {
     "IRAQ": "IQ",
 }
 MARKET_BY_TEXT = {**{code: code for code in MARKETS}, **MARKET_NAMES}
-LANGUAGES = ("en", "ar", "ur", "ku")
 STATUSES = ("onboarding", "active", "suspended", "inactive")
 VEHICLE_TYPES = ("motorbike", "car", "bicycle", "scooter", "walker")
 

@@ -14,11 +14,11 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, val
 
 from app.core.fields import Text
 from app.core.openapi import ANY_JSON
-from app.messaging.messaging import Status
+from app.messaging.provider import Status
 from app.training import cursor
 from app.training.assignments import FILTERS, MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE_LENGTH
+from app.training.languages import LANGUAGES
 from app.training.riders import (
-    LANGUAGES,
     MARKET_NAMES,
     MARKETS,
     MAX_LENGTHS,

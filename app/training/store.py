@@ -21,6 +21,7 @@ SQL = sql.load(
     "assign_flag_paths",
     "assign_path",
     "completions_page",
+    "missing_keys",
 )
 
 
@@ -140,3 +141,9 @@ async def completions_page(
     conn: asyncpg.Connection, after: tuple[datetime, str, uuid.UUID], limit: int
 ) -> list[asyncpg.Record]:
     return await conn.fetch(SQL.completions_page, *after, limit)
+
+
+async def missing_keys(conn: asyncpg.Connection, riders: list, courses: list) -> set[tuple]:
+    """The ("rider", id) and ("course", id) of those named that do not exist."""
+    rows = await conn.fetch(SQL.missing_keys, riders, courses)
+    return {(row["kind"], row["key"]) for row in rows}

@@ -1,4 +1,4 @@
-"""A training team member on a phone: the issue's journey (first admin through the setup link,
+"""A training team member on a phone: the journey (first admin through the setup link,
 a course with a quiz, a path with it, assigned with the city filter, seen on the rider page), then
 the messages, jobs and admins pages."""
 

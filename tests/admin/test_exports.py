@@ -3,13 +3,13 @@ and streaming (a client leaving, a database failing mid-stream)."""
 
 import csv
 import io
-import weakref
 
 import pytest
 from aiohttp import ClientPayloadError, ClientSession, CookieJar, web
 from aiohttp.test_utils import unused_port
 
 from app.admin import exports
+from app.core.gates import Gate
 from app.web import create_app
 from tests.conftest import make_settings
 from tests.streams import settled
@@ -448,10 +448,7 @@ def test_the_export_links_partial_links_each_export_with_the_page_filters():
 async def test_exports_beyond_the_slots_wait_then_get_a_503_page(
     served, db, many_riders, monkeypatch
 ):
-    monkeypatch.setattr(exports, "MAX_EXPORTS", 1)
-    # The slots are made once per event loop, and the tests share one loop.
-    monkeypatch.setattr(exports, "_slots", weakref.WeakKeyDictionary())
-    monkeypatch.setattr(exports, "EXPORT_WAIT", 0.3)
+    monkeypatch.setattr(exports, "EXPORTS", Gate(1, 0.3, exports.EXPORTS.refusal))
     app, session = served
     reader = await session.get("/admin/exports/riders.csv")  # holds the slot: reads nothing
     try:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 from aiohttp import web
 
-from app.ai import jobs
+from app.ai import runner
 from app.core import database, sessions
 from app.web import create_app
 from tests.ai.fake_ai import FakeAI
@@ -36,7 +36,7 @@ def ai_app(database_url, fake_ai):
 
     def build(**env):
         app = create_app(make_settings(**{**fake_ai.env, **env}), database_url)
-        jobs.setup(app)
+        runner.setup(app)
         return app
 
     return build
@@ -120,7 +120,7 @@ async def wait_for_job(
         assert loop.time() < deadline, "the job did not end"
         await asyncio.sleep(0.05)
     if status == "failed" and logs is not None:
-        while not any(line["event"] in jobs.FAILED.values() for line in logs):
+        while not any(line["event"] in runner.FAILED.values() for line in logs):
             assert loop.time() < deadline, "the failed job logged no line"
             await asyncio.sleep(0.01)
     return page

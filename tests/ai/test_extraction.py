@@ -1,4 +1,4 @@
-"""Text extraction in a child process with limits that end it (issue 23, item 4): PDF bombs
+"""Text extraction in a child process with limits that end it: PDF bombs
 stop at the characters allowed, are killed at their time, or run out of their memory; a PDF
 with too many pages, a SCORM manifest with a DOCTYPE in any encoding and a zip entry that
 cannot be read fail the job with a readable reason."""

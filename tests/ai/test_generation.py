@@ -12,7 +12,7 @@ import pytest
 import structlog
 
 from app.ai import client as ai_client_module
-from app.ai import jobs, sources
+from app.ai import runner, sources
 from app.core import database
 from app.training import courses
 from tests.ai import fake_ai as fake
@@ -241,8 +241,8 @@ async def test_a_job_running_over_15_minutes_is_failed_by_the_sweep(ai_admin, da
         pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
             with structlog.testing.capture_logs() as logs:
-                await jobs.sweep(pool)
-                await jobs.sweep(pool)  # a second sweep (another process) finds nothing
+                await runner.sweep(pool)
+                await runner.sweep(pool)  # a second sweep (another process) finds nothing
         finally:
             await pool.close()
         assert await conn.fetchval("SELECT count(*) FROM ai_jobs WHERE status = 'running'") == 1
@@ -271,7 +271,7 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
         pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
             with structlog.testing.capture_logs() as logs:
-                await jobs.sweep(pool)
+                await runner.sweep(pool)
                 page = await wait_for_job(ai_admin, location)
                 await asyncio.sleep(1.5)  # the provider's late answer arrives
         finally:

@@ -125,7 +125,7 @@ async def test_database_failing_mid_stream_breaks_the_body_and_the_server_recove
 
 async def test_slow_readers_cannot_take_the_whole_pool(served, db, big, monkeypatch):
     # Ten clients open the full list and read nothing; the other families keep working.
-    monkeypatch.setattr(streaming, "STREAM_WAIT", 0.5)
+    monkeypatch.setattr(streaming.STREAMS, "wait", 0.5)
     app, session = served
     readers = [await session.get("/api/v2/checks", headers=AUTH) for _ in range(MAX_STREAMS)]
     refused = await asyncio.gather(

@@ -86,15 +86,15 @@ async def test_brackets_inside_strings_do_not_count(client, db):
 
 
 async def test_bulk_requests_beyond_the_concurrency_cap_wait_then_answer_503(client, monkeypatch):
-    monkeypatch.setattr(http, "BULK_WAIT", 0.2)
-    slots = http._bulk_slots()
-    for _ in range(http.BULK_CONCURRENCY):
+    monkeypatch.setattr(http.BULK_GATE, "wait", 0.2)
+    slots = http.BULK_GATE.semaphore()
+    for _ in range(http.BULK_GATE.size):
         await slots.acquire()
     try:
         response = await client.post("/api/v1/riders", json={"riders": []}, headers=INTEGRATION)
         shop = await client.post("/api/import/users", json={"users": []}, headers=SHOP_IMPORT)
     finally:
-        for _ in range(http.BULK_CONCURRENCY):
+        for _ in range(http.BULK_GATE.size):
             slots.release()
     assert response.status == 503 and response.headers["Retry-After"] == "5"
     assert (await response.json())["code"] == "busy"

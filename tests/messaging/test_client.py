@@ -6,8 +6,8 @@ import pytest
 from aiohttp import web
 
 from app.core.config import ConfigError
-from app.messaging.messaging import ANSWER_BYTES, Delivery, Messenger
 from app.messaging.outbox import Draft, deliver
+from app.messaging.provider import ANSWER_BYTES, Delivery, Messenger
 from tests.conftest import make_settings
 from tests.messaging.fake_provider import HANG, PHONE_NUMBER_ID, TOKEN, FakeProvider
 

@@ -13,7 +13,6 @@ from app.messaging.links import (
     ExpiredToken,
     InvalidToken,
     one_tap_link,
-    restored_link,
     revoke_links,
     sign,
     signature_removed,
@@ -217,13 +216,10 @@ async def test_a_revoked_riders_links_are_refused_and_new_ones_work(client, db):
     assert await revoke_links(db, "R-unknown") is False
 
 
-def test_a_stored_link_has_no_signature_and_the_team_can_restore_it():
+def test_a_stored_link_has_no_signature():
     settings = make_settings(PUBLIC_BASE_URL="https://academy.example.com")
     link = one_tap_link(settings, "R-1", NOW)
     stored = signature_removed(f"Open your training: {link}")
     assert stored == f"Open your training: {link.rpartition('.')[0]}.signature-removed"
     with pytest.raises(InvalidToken):
         verify(SECRET, LINK_PURPOSE, stored.rpartition("/t/")[2], NOW)
-    assert restored_link(settings, stored.rpartition(" ")[2]) == link
-    assert restored_link(make_settings(SESSION_SECRET=None), stored) is None
-    assert restored_link(settings, "https://academy.example.com/t/x.y") is None

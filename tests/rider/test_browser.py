@@ -1,5 +1,5 @@
 """The rider app in a real browser (Debian's Chromium through Playwright) on a 360x740 phone:
-the journey of issue 11, Arabic right to left, and the sign-in page with the database down.
+the riders' journey, Arabic right to left, and the sign-in page with the database down.
 Screenshots land in var/screenshots/ for a person to look at."""
 
 from pathlib import Path

@@ -7,7 +7,8 @@ import string
 
 import pytest
 
-from app.rider.texts import LANGUAGES, TEXTS
+from app.rider.texts import TEXTS
+from app.training.languages import LANGUAGES
 from tests.rider.rows import (
     RIGHT,
     add_rider,

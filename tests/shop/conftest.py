@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from app.core.loader import load_document
-from app.shop import FAMILY
+from app.shop import PACKAGE
 
 IMPORT = {"api-key": "test-import-key"}
 ORDERS = {"api-key": "test-orders-key"}
 
 
 async def load(db, **sections: list[dict[str, Any]]) -> None:
-    await load_document(db, sections, FAMILY.sections, FAMILY.after_load)
+    await load_document(db, sections, PACKAGE.sections, PACKAGE.after_load)
 
 
 def product(id: int, name: str | None = None, **fields: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from app.core.loader import LoadError
-from app.shop import FAMILY
+from app.shop import PACKAGE
 from tests.shop.conftest import IMPORT, ORDERS, kit_entry, load, order, product, unit, user
 
 TABLES = (
@@ -103,7 +103,7 @@ async def test_a_user_conflicting_with_a_stored_one_is_named(shop):
 
 
 async def test_loading_twice_changes_nothing(shop):
-    document = FAMILY.demo(random.Random(3), 0)
+    document = PACKAGE.demo(random.Random(3), 0)
     await load(shop, **document)
     first = await counts(shop)
     owned = await shop.fetch("SELECT * FROM shop_owned ORDER BY user_id, product_id")
@@ -173,7 +173,7 @@ async def test_imported_users_get_ids_after_the_loaded_ones(client, shop):
 
 
 async def test_demo_data_covers_every_state(client, db):
-    await load(db, **FAMILY.demo(random.Random(20261122), 0))
+    await load(db, **PACKAGE.demo(random.Random(20261122), 0))
     listed = await (await client.get("/api/v1/exchanges/orders", headers=ORDERS)).json()
     assert {o["exchange_status"] for o in listed} == {"Pending", "Approved", "Denied"}
     assert {o["payment_status"].split(" (")[0] for o in listed} == {

@@ -2,11 +2,11 @@
 
 import asyncio
 import uuid
-import weakref
 
 import pytest
 
 from app.core import http
+from app.core.gates import Gate
 from tests.training.helpers import add_course, add_path, add_result, add_rider, assignments, utc
 
 SHAPE_MESSAGE = (
@@ -213,8 +213,7 @@ async def test_twenty_concurrent_calls_leave_one_open_assignment_per_rider_and_p
     client, db, monkeypatch
 ):
     # Let all twenty reach the database together (the process normally takes two at a time).
-    monkeypatch.setattr(http, "BULK_CONCURRENCY", 20)
-    monkeypatch.setattr(http, "_slots", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(http, "BULK_GATE", Gate(20, http.BULK_WAIT, http.Busy))
     ids = [f"R-{i:04d}" for i in range(300)]
     await db.execute(
         "INSERT INTO riders (rider_id, name, market, vehicle_type) SELECT"

@@ -86,18 +86,9 @@ def test_courses_from_before_the_migration_stay_published_and_new_rows_are_draft
 async def test_an_unknown_course_reads_as_none_and_cannot_be_changed(db):
     unknown = uuid.uuid4()
     assert await courses.read_course(db, unknown) is None
-    assert await courses.set_published(db, unknown, True) is False
     assert await courses.mark_reviewed(db, unknown, "ar") is False
     with pytest.raises(courses.CourseNotFound):
         await courses.save_translation(db, unknown, "ar", translated())
-
-
-async def test_publish_and_unpublish(db):
-    course_id = await courses.save_course(db, loaded())
-    assert await courses.set_published(db, course_id, True) is True
-    assert (await courses.read_course(db, course_id)).published is True
-    await courses.set_published(db, course_id, False)
-    assert (await courses.read_course(db, course_id)).published is False
 
 
 async def test_a_translation_is_read_in_its_language_with_the_course_answers(db):

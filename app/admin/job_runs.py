@@ -11,11 +11,11 @@ from aiohttp import web
 
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.admin.translate import LANGUAGE_LABELS
-from app.ai import jobs as ai_jobs
+from app.ai import runner
 from app.core import pages, sql
 from app.core.errors import ApiError
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
+from app.training.languages import NAMES
 from jobs import JOBS, JobContext, JobFailed
 from jobs.scheduler import JobLocked, run_locked
 
@@ -38,7 +38,7 @@ _running: set[asyncio.Task] = set()
 async def _jobs_page(request, status=200, *, problem=None):
     context = {
         "runs": await request.app[POOL].fetch(SQL.job_runs_page, RUNS_SHOWN),
-        "ai_jobs": await ai_jobs.recent(request.app[POOL], RUNS_SHOWN),
+        "ai_jobs": await runner.recent(request.app[POOL], RUNS_SHOWN),
         "runnable": RUNNABLE,
         "problem": problem,
     }
@@ -81,7 +81,7 @@ async def run_now(request: web.Request) -> web.Response:
 
 @routes.get("/admin/jobs/{job_id}")
 async def ai_job_page(request: web.Request) -> web.Response:
-    job = await ai_jobs.find(request.app[POOL], pages.uuid_in_path(request, "job_id"))
+    job = await runner.find(request.app[POOL], pages.uuid_in_path(request, "job_id"))
     if job is None:
         raise ApiError(404, "Job not found")
-    return render(request, "admin/ai_job.html", {"job": job, "languages": LANGUAGE_LABELS})
+    return render(request, "admin/ai_job.html", {"job": job, "languages": NAMES})

@@ -15,7 +15,7 @@ from app.core.loader import Section
 
 
 @dataclass(frozen=True)
-class Family:
+class Package:
     # A RouteTableDef (or several joined into one sequence).
     routes: Sequence[web.AbstractRouteDef]
     # The URL prefixes this package owns: errors under them (unknown paths too) take `errors`.

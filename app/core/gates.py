@@ -1,0 +1,35 @@
+"""A gate of a few slots in each event loop: at most `size` holders at once in a process, the
+others wait up to `wait` seconds for one, then get `refusal`. A process has one loop; the
+tests run several, and a semaphore belongs to the loop that first waits on it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+from collections.abc import AsyncIterator, Callable
+
+
+class Gate:
+    def __init__(self, size: int, wait: float, refusal: Callable[[], BaseException]):
+        self.size, self.wait, self.refusal = size, wait, refusal
+        self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def semaphore(self) -> asyncio.Semaphore:
+        """This loop's slots."""
+        loop = asyncio.get_running_loop()
+        if loop not in self._semaphores:
+            self._semaphores[loop] = asyncio.Semaphore(self.size)
+        return self._semaphores[loop]
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        slots = self.semaphore()
+        try:
+            await asyncio.wait_for(slots.acquire(), self.wait)
+        except TimeoutError:
+            raise self.refusal() from None
+        try:
+            yield
+        finally:
+            slots.release()
