@@ -21,6 +21,7 @@ BENCHMARKS = (
     "webhooks",
     "metrics",
     "sign_in",
+    "offline",
 )
 
 names = sys.argv[1:] or BENCHMARKS

@@ -25,11 +25,12 @@ def _answers(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def serving(database_url: str, log_path: Path, **env: str):
+def serving(database_url: str, log_path: Path, *, port: int | None = None, **env: str):
     """Yield a running server on `database_url` (its `base` URL, its `log` so far); it is
-    stopped with SIGTERM after the block. `env` adds or overrides environment variables."""
-    port = unused_port()
-    log = open(log_path, "wb")  # noqa: SIM115 - closed when the server has stopped
+    stopped with SIGTERM after the block. `port` (default: a free one) lets a test start it
+    again where a browser left it; `env` adds or overrides environment variables."""
+    port = port or unused_port()
+    log = open(log_path, "ab")  # noqa: SIM115 - closed when the server has stopped
     environment = {
         **os.environ,
         **TEST_KEYS,

@@ -4,16 +4,16 @@ one route table a page group, in the riders' four languages; and the riders' AI 
 
 from app.core.errors import HTML_ERRORS
 from app.core.package import Package
-from app.rider import assistant, install, one_tap, sign_in, training, verify
+from app.rider import assistant, install, offline, one_tap, sign_in, training, verify
 from app.rider.guard import guard
 
-PAGE_GROUPS = (sign_in, one_tap, training, assistant, verify, install)
+PAGE_GROUPS = (sign_in, one_tap, training, assistant, verify, install, offline)
 
 PACKAGE = Package(
     routes=[route for group in PAGE_GROUPS for route in group.routes],
     # `/` itself is a page of the default (HTML) shape: as a prefix it would also claim
     # unknown paths under `/api`, whose errors are JSON.
-    prefixes=("/sign-in", "/sign-out", "/t/", "/training", "/verify/"),
+    prefixes=("/sign-in", "/sign-out", "/t/", "/training", "/verify/", "/offline"),
     errors=HTML_ERRORS,
     middlewares=[guard],
 )

@@ -3,6 +3,8 @@ signed-in rider's name and sign-out button, `lang` and `dir` for the base layout
 
 from __future__ import annotations
 
+import hashlib
+
 from aiohttp import web
 
 from app.core import pages
@@ -34,4 +36,12 @@ def render(
     else:
         here = "/training" if rider else "/"
     context = {**page_language(shown), "rider": rider, "here": here, **(context or {})}
+    if rider:
+        context["rider_key"] = rider_key(rider.rider_id)
     return pages.render(request, template, context, status=status)
+
+
+def rider_key(rider_id: str) -> str:
+    """Names the rider's offline copy on the phone (the service worker's cache) without
+    writing the rider ID into the phone's storage names."""
+    return hashlib.sha256(rider_id.encode()).hexdigest()[:16]

@@ -1,0 +1,264 @@
+"""The rider app on the road, in a real browser (Debian's Chromium through Playwright) on a
+360 px phone (DESIGN §13): the service worker keeps the open training, lessons open and a quiz
+is answered against a stopped server, the answer counts once when the server is back, a
+session that ended meanwhile asks the rider to sign in and loses nothing, sign-out and another
+rider's sign-in leave no kept page of the rider before."""
+
+import asyncio
+import json
+import urllib.request
+
+from app.rider.layout import rider_key
+from app.rider.texts import LANGUAGES, TEXTS
+from tests.rider.rows import API_KEY, add_course, add_path, assign
+from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone, _no_axe_violation
+from tests.served import serving
+from tests.web import PHONE
+
+# A page's kept pages (every cache but the static files), and whether one holds /training.
+KEPT = """async () => {
+  const names = (await caches.keys()).filter(name => name.startsWith('rider-'));
+  const kept = {};
+  for (const name of names) kept[name] = (await (await caches.open(name)).keys()).length;
+  return kept;
+}"""
+KEEPS_TRAINING = """async () => {
+  const holding = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    if (await cache.match('/training', {ignoreSearch: true})) holding.push(name);
+  }
+  return holding;
+}"""
+WAITING = """() => new Promise((resolve, reject) => {
+  const opening = indexedDB.open('rider-offline', 1);
+  opening.onsuccess = () => {
+    const read = opening.result.transaction('answers').objectStore('answers').getAll();
+    read.onsuccess = () => { opening.result.close(); resolve(read.result); };
+  };
+  opening.onerror = () => reject(opening.error);
+})"""
+KEEP_AGAIN = """answer => new Promise(resolve => {
+  const opening = indexedDB.open('rider-offline', 1);
+  opening.onsuccess = () => {
+    const adding = opening.result.transaction('answers', 'readwrite').objectStore('answers');
+    adding.add({rider: answer.rider, path: answer.path, body: answer.body}).onsuccess = () => {
+      opening.result.close();
+      navigator.serviceWorker.controller.postMessage({type: 'send'});
+      resolve();
+    };
+  };
+})"""
+RIGHT_ANSWERS = (("q0", "0"), ("q1", "0"), ("q1", "2"), ("q2", "1"))
+
+
+def _api(base: str, method: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        f"{base}{path}",
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={**API_KEY, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def _completions(base: str) -> dict[str, dict]:
+    return {c["courseId"]: c for c in _api(base, "GET", "/api/v1/completions")["data"]}
+
+
+async def _eventually(check, what: str, seconds: float = 20):
+    """`check()`'s value once it is truthy (polled; the worker works in the background)."""
+    for _ in range(int(seconds * 10)):
+        if value := await check():
+            return value
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def _sign_in(page, base: str, rider_id: str) -> None:
+    await page.goto(f"{base}/")
+    await page.fill("#rider_id", rider_id)
+    await page.fill("#pin", "2468")
+    await page.click("main button[type=submit]")
+    assert page.url == f"{base}/training", page.url
+
+
+async def _copy_kept(page, rider_id: str, pages: int) -> None:
+    """Wait until the rider's copy holds `pages` pages and no other rider's copy is left."""
+    name = f"rider-{rider_key(rider_id)}"
+    await _eventually(lambda: _kept_is(page, {name: pages}), f"{pages} pages kept for {rider_id}")
+
+
+async def _kept_is(page, expected: dict) -> bool:
+    return await page.evaluate(KEPT) == expected
+
+
+async def _answer_quiz(page) -> None:
+    for name, value in RIGHT_ANSWERS:
+        await page.check(f"input[name={name}][value='{value}']")
+    await page.click("main button[type=submit]")
+
+
+async def _screens(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (PHONE["width"], 1280):
+        await page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        await page.screenshot(path=SCREENSHOTS / f"{name}-{width}.png", full_page=True)
+    await page.set_viewport_size(PHONE)
+
+
+async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
+    database_url, db, session_env, browser, tmp_path
+):
+    ar = {key: text["ar"] for key, text in TEXTS.items()}
+    log = tmp_path / "serve.log"
+    with serving(database_url, log, **session_env) as server:
+        base = server.base
+        port = int(base.rsplit(":", 1)[1])
+        riders = [
+            {"riderId": rider, "name": name, "market": "AE", "pin": "2468", "language": "ar"}
+            for rider, name in (("R-7", "Layla Hassan"), ("R-8", "Omar Saleh"))
+        ]
+        _api(base, "POST", "/api/v1/riders", {"riders": riders})
+        # English only: shown in English inside the Arabic pages.
+        first = await add_course(db, "Food safety")
+        second = await add_course(db, "Road safety")
+        path_id = await add_path(db, "Starter", [first, second])
+        for rider in ("R-7", "R-8"):
+            await assign(db, rider, path_id)
+        context = await browser.new_context(viewport=PHONE)
+        page = await context.new_page()
+        await _sign_in(page, base, "R-7")
+        await page.wait_for_function("navigator.serviceWorker.controller !== null")
+        # /training, and for each course its page, 2 lessons and the quiz.
+        await _copy_kept(page, "R-7", 1 + 2 * 4)
+        # Keeping the copy is no page view.
+        assert await db.fetchval("SELECT count(*) FROM course_results") == 0
+
+    # The server is stopped: the kept lessons open, with the offline line.
+    lesson = f"{base}/training/courses/{first}/lessons/2"
+    await page.goto(lesson)
+    assert await page.is_visible("#offline-line")
+    assert await page.text_content("#offline-line") == ar["offline_line"]
+    assert await page.get_attribute("h1", "lang") == "en"
+    assert await page.text_content("h1") == "Lesson 2"
+    await _fits_the_phone(page)
+    await _screens(page, "rider-offline-lesson-ar")
+    await page.goto(f"{base}/training/proofs/ABCDEFGH")  # never kept
+    assert await page.text_content("h1") == ar["offline_title"]
+    await page.goto(f"{base}/training/courses/{first}/quiz")
+    assert await page.get_attribute(".question-text", "lang") == "en"
+    await _answer_quiz(page)
+    assert await page.text_content("h1") == ar["answers_saved_title"]
+    waiting_line = ar["answers_waiting"].format(count=1)
+    assert await page.text_content("#answers-waiting") == waiting_line
+    await _fits_the_phone(page)
+    await _screens(page, "rider-offline-saved-ar")
+    (kept,) = await page.evaluate(WAITING)
+    assert kept["rider"] == rider_key("R-7")
+
+    with serving(database_url, log, port=port, **session_env):
+        # Back online: the next page sends the kept answer, once.
+        await page.goto(f"{base}/training")
+        await _eventually(lambda: page.is_hidden("#answers-waiting"), "the answer is sent")
+        assert await page.evaluate(WAITING) == []
+        (completion,) = _completions(base).values()
+        assert completion["courseId"] == str(first) and completion["attempts"] == 1
+        # Sent again, as when the phone lost the server's answer: counted nothing twice.
+        await page.evaluate(KEEP_AGAIN, kept)
+        await _eventually(lambda: _nothing_waits(page), "the repeat is sent")
+        assert _completions(base)[str(first)]["attempts"] == 1
+        assert await db.fetchval("SELECT count(*) FROM quiz_attempt_ids") == 1
+
+        # The second quiz offline, then the session ends before the phone is back online.
+        await _copy_kept(page, "R-7", 1 + 2 * 4)
+        await context.set_offline(True)
+        await page.goto(f"{base}/training/courses/{second}/quiz")
+        await _answer_quiz(page)
+        assert await page.text_content("h1") == ar["answers_saved_title"]
+        await db.execute("DELETE FROM web_sessions WHERE rider_id = 'R-7'")
+        await context.set_offline(False)
+        await page.goto(f"{base}/training")
+        assert page.url == f"{base}/"
+        # The sign-in page is in English until a language is chosen on it.
+        sign_in_line = TEXTS["answers_sign_in"]["en"].format(count=1)
+        await _eventually(
+            lambda: _text_is(page, "#answers-waiting", sign_in_line), "the sign-in line"
+        )
+        await _screens(page, "rider-answers-sign-in")
+        await _sign_in(page, base, "R-7")
+        await _eventually(lambda: _nothing_waits(page), "the answer sent after sign-in")
+        assert _completions(base)[str(second)]["attempts"] == 1
+
+        # A shared phone: an answer waits, the rider signs out offline and confirms.
+        await _copy_kept(page, "R-7", 1)  # the assignment is finished: nothing open to keep
+        await page.goto(f"{base}/training/courses/{second}/quiz")  # a retake
+        await context.set_offline(True)
+        await _answer_quiz(page)
+        await page.goto(f"{base}/training")
+        asked = []
+        page.once("dialog", lambda dialog: asked.append(dialog.message) or dialog.accept())
+        await page.click("text=" + ar["sign_out"])
+        await page.wait_for_selector(f"h1:text-is('{ar['offline_title']}')")
+        assert await _no_training_kept(page)
+        assert asked == [ar["sign_out_unsent"].format(count=1)]
+        # Back online, the answer goes first, then the sign-out reaches the server.
+        await context.set_offline(False)
+        await page.goto(f"{base}/")
+        await _eventually(lambda: _nothing_waits(page), "the answer sent before sign-out")
+        assert _completions(base)[str(second)]["attempts"] == 2
+        sessions = "SELECT count(*) FROM web_sessions WHERE rider_id = 'R-7'"
+        await _eventually(lambda: _zero(db, sessions), "the session ended")
+        # The next rider signs in: they keep their own copy.
+        await _sign_in(page, base, "R-8")
+        await _copy_kept(page, "R-8", 1 + 2 * 4)
+        assert await page.is_hidden("#answers-waiting")
+        # They leave without signing out, their session ends: the next rider's sign-in
+        # removes their copy.
+        await context.clear_cookies()
+        await _sign_in(page, base, "R-7")
+        await _copy_kept(page, "R-7", 1)
+        await page.click("text=" + ar["sign_out"])
+        assert page.url == f"{base}/"
+        await _eventually(lambda: _no_training_kept(page), "the copy removed at sign-out")
+        await context.close()
+
+
+async def _zero(db, query: str) -> bool:
+    return await db.fetchval(query) == 0
+
+
+async def _nothing_waits(page) -> bool:
+    return await page.evaluate(WAITING) == []
+
+
+async def _text_is(page, selector: str, text: str) -> bool:
+    return await page.is_visible(selector) and await page.text_content(selector) == text
+
+
+async def _no_training_kept(page) -> bool:
+    return await page.evaluate(KEEPS_TRAINING) == []
+
+
+async def test_the_worker_and_the_offline_pages(client):
+    worker = await client.get("/sw.js")
+    assert worker.status == 200 and worker.content_type == "text/javascript"
+    assert worker.headers["Cache-Control"] == "no-cache"
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert json.dumps(list(LANGUAGES)) in await worker.text()
+    for path, key in (("/offline", "offline_not_kept"), ("/offline/saved", "answers_saved")):
+        for language in LANGUAGES:
+            page = await client.get(f"{path}?lang={language}")
+            assert page.status == 200 and page.headers["Cache-Control"] == "no-store"
+            assert TEXTS[key][language] in await page.text()
+
+
+async def test_the_offline_pages_have_no_axe_violation_in_four_languages(live_server, phone_page):
+    page = phone_page
+    for language in LANGUAGES:
+        for path in ("/offline", "/offline/saved"):
+            await page.goto(f"{live_server}{path}?lang={language}")
+            assert await page.get_attribute("html", "lang") == language
+            await _fits_the_phone(page)
+            await _no_axe_violation(page)
