@@ -11,9 +11,9 @@ import urllib.request
 from app.rider.layout import rider_key
 from app.rider.texts import LANGUAGES, TEXTS
 from tests.rider.rows import API_KEY, add_course, add_path, assign
-from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone, _no_axe_violation
+from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone
 from tests.served import serving
-from tests.web import PHONE
+from tests.web import PHONE, no_axe_violation
 
 # A page's kept pages (every cache but the static files), and whether one holds /training.
 KEPT = """async () => {
@@ -261,4 +261,4 @@ async def test_the_offline_pages_have_no_axe_violation_in_four_languages(live_se
             await page.goto(f"{live_server}{path}?lang={language}")
             assert await page.get_attribute("html", "lang") == language
             await _fits_the_phone(page)
-            await _no_axe_violation(page)
+            await no_axe_violation(page)
