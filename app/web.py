@@ -12,7 +12,7 @@ from app.core import csrf, database, metrics, openapi, pages, probes
 from app.core import replica as replica_reads
 from app.core.config import Settings
 from app.core.errors import JSON_ERRORS, ErrorShapes
-from app.core.http import CLIENT_MAX_SIZE
+from app.core.http import largest_body
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.packages import PACKAGES
@@ -90,7 +90,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     guards = [guard for package in PACKAGES for guard in package.middlewares]
     app = web.Application(
         middlewares=[request_context, *guards, csrf.protect],
-        client_max_size=CLIENT_MAX_SIZE,
+        client_max_size=largest_body(bulk for package in PACKAGES for bulk in package.bulk),
     )
     app[SETTINGS] = settings
     pins.configure(settings)
@@ -110,7 +110,8 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     )
     probes.setup(app)
     metrics.setup(app, {metrics.AI_JOBS: ai_store.job_counts})
-    openapi.setup(app, API_DESCRIPTION)
+    schemes = {name: s for package in PACKAGES for name, s in package.security_schemes.items()}
+    openapi.setup(app, API_DESCRIPTION, schemes)
     pages.setup(app)
     return app
 

@@ -22,6 +22,7 @@ BENCHMARKS = (
     "metrics",
     "sign_in",
     "offline",
+    "memory",
 )
 
 names = sys.argv[1:] or BENCHMARKS

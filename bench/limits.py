@@ -16,7 +16,10 @@ import time
 
 import aiohttp
 
-from app.core.http import ASSIGNMENTS, BULK_CONCURRENCY, IMPORT, RIDERS, Bulk
+from app.core.http import BULK_CONCURRENCY, Bulk
+from app.shop.importing import IMPORT_BODY as IMPORT
+from app.training.assignments import ASSIGNMENTS_BODY as ASSIGNMENTS
+from app.training.riders import RIDERS_BODY as RIDERS
 from bench.harness import BENCH_KEYS, Server, fresh_database, report, run_sql
 
 INTEGRATION = {"x-api-key": BENCH_KEYS["INTEGRATION_API_KEY"]}

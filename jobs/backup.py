@@ -20,7 +20,7 @@ import structlog
 
 from app.core import sql
 from app.core.database import pg_bin_dir
-from jobs.registry import JOBS, Job, JobContext, JobFailed
+from jobs.job import Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs.backup")
 
@@ -239,4 +239,4 @@ async def backup(context: JobContext) -> str:
     return f"{final.name} written ({final.stat().st_size} bytes), {len(deleted)} expired deleted"
 
 
-JOBS["backup"] = Job(name="backup", schedule="30 2 * * *", run=backup)
+JOB = Job(name="backup", schedule="30 2 * * *", run=backup)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import structlog
 
 from app.core import sql
-from jobs.registry import JOBS, Job, JobContext
+from jobs.job import Job, JobContext
 
 log = structlog.get_logger("jobs.housekeeping")
 
@@ -25,4 +25,4 @@ async def housekeeping(context: JobContext) -> str:
     )
 
 
-JOBS["housekeeping"] = Job(name="housekeeping", schedule="15 3 * * *", run=housekeeping)
+JOB = Job(name="housekeeping", schedule="15 3 * * *", run=housekeeping)

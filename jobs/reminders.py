@@ -18,7 +18,7 @@ from app.messaging.links import one_tap_link
 from app.messaging.outbox import Draft, deliver, record
 from app.messaging.provider import Messenger
 from app.messaging.texts import due_text, reminder_text
-from jobs.registry import JOBS, Job, JobContext, JobFailed
+from jobs.job import Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs.reminders")
 
@@ -77,4 +77,4 @@ async def remind(context: JobContext) -> str:
     )
 
 
-JOBS["reminders"] = Job(name="reminders", schedule="0 9 * * *", run=remind)
+JOB = Job(name="reminders", schedule="0 9 * * *", run=remind)

@@ -3,7 +3,7 @@ page then reads a few thousand rows instead of every assignment and completion."
 
 from __future__ import annotations
 
-from jobs.registry import JOBS, Job, JobContext
+from jobs.job import Job, JobContext
 
 # The pages say how old their figures may be from this.
 REFRESH_MINUTES = 10
@@ -11,7 +11,7 @@ REFRESH_MINUTES = 10
 
 async def refresh_reports(context: JobContext) -> str:
     # Imported here: the panel's package imports `jobs` (its Jobs page), so importing it while
-    # `jobs` registers its modules would be circular.
+    # `jobs` imports its modules would be circular.
     from app.admin import reports
 
     async with context.pool.acquire() as conn:
@@ -19,4 +19,4 @@ async def refresh_reports(context: JobContext) -> str:
     return f"reports recounted as of {counted:%Y-%m-%d %H:%M:%S} UTC"
 
 
-JOBS["reports"] = Job(name="reports", schedule=f"*/{REFRESH_MINUTES} * * * *", run=refresh_reports)
+JOB = Job(name="reports", schedule=f"*/{REFRESH_MINUTES} * * * *", run=refresh_reports)

@@ -1,4 +1,4 @@
-"""Runs the registered jobs on their schedules inside the web process's event loop.
+"""Runs the jobs of `jobs.JOBS` on their schedules inside the web process's event loop.
 
 Several web processes and instances may serve one database. A run first claims its row in
 `job_runs`: at most one unfinished run a job (a process that cannot claim skips and logs
@@ -22,7 +22,8 @@ from aiohttp import web
 from app.core import database, sql
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.core.metrics import JOB_RUNS
-from jobs.registry import JOBS, Job, JobContext, JobFailed
+from jobs import JOBS
+from jobs.job import Job, JobContext, JobFailed
 
 log = structlog.get_logger("jobs")
 

@@ -9,11 +9,12 @@ before storing anything); `stream` yields an answer's text as it arrives. Every 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
+from types import ModuleType
 from typing import Any
 
-import openai
 from aiohttp import web
 
 from app.core.config import Settings
@@ -27,18 +28,26 @@ CONNECT_TIMEOUT = 10.0
 # Retries after the first attempt, on 408, 409, 429, 5xx and lost connections, with the
 # client's backoff (it honours Retry-After).
 MAX_RETRIES = 2
-
-
-# The HTTP library under the openai package (httpx2; httpx before openai 3): reading a stream
-# can raise its errors unwrapped.
-try:
-    import httpx2 as _http
-except ImportError:  # pragma: no cover - openai < 3
-    import httpx as _http
-
-HTTP_ERRORS = (openai.APIError, _http.HTTPError)
 # What a malformed chunk raises as the client parses it (not JSON, or JSON of another shape).
 MALFORMED = (ValueError, TypeError, AttributeError, KeyError, IndexError)
+
+
+def _libraries() -> tuple[ModuleType, ModuleType]:
+    """The openai package and the HTTP library under it (httpx2; httpx before openai 3), whose
+    errors reading a stream can raise unwrapped. Imported on first use, not at start: they
+    are a third of a web process's memory, and most servers never call the AI."""
+    import openai
+
+    try:
+        import httpx2 as http
+    except ImportError:  # pragma: no cover - openai < 3
+        import httpx as http
+    return openai, http
+
+
+def _http_errors() -> tuple[type[Exception], ...]:
+    openai, http = _libraries()
+    return (openai.APIError, http.HTTPError)
 
 
 class ProviderError(Exception):
@@ -50,36 +59,57 @@ class ProviderError(Exception):
 
 
 def _reason(exc: Exception, timeout: float) -> str:
-    if isinstance(exc, openai.APITimeoutError | _http.TimeoutException):
+    openai, http = _libraries()
+    if isinstance(exc, openai.APITimeoutError | http.TimeoutException):
         return f"no answer from the AI provider within {timeout:g} s"
     if isinstance(exc, openai.APIStatusError):
         # The provider's own words (its `error.message`), not the client's framing of them.
         body = exc.body if isinstance(exc.body, dict) else {}
         detail = body.get("message") if isinstance(body.get("message"), str) else ""
         return f"the AI provider answered {exc.status_code}: {detail[:200]}".rstrip(": ")
-    if isinstance(exc, openai.APIConnectionError | _http.TransportError):
+    if isinstance(exc, openai.APIConnectionError | http.TransportError):
         return "the AI provider could not be reached"
     return f"the AI provider's answer could not be read ({type(exc).__name__})"
+
+
+def _openai_client(settings: Settings, http_client):
+    openai, _ = _libraries()
+    return openai.AsyncOpenAI(
+        base_url=settings.ai_base_url,
+        api_key=settings.ai_api_key,
+        timeout=openai.Timeout(DOCUMENT_TIMEOUT, connect=CONNECT_TIMEOUT),
+        max_retries=MAX_RETRIES,
+        http_client=http_client,
+    )
 
 
 class Provider:
     def __init__(self, settings: Settings, http_client=None):
         self.model = settings.ai_model
-        self._client = openai.AsyncOpenAI(
-            base_url=settings.ai_base_url,
-            api_key=settings.ai_api_key,
-            timeout=openai.Timeout(DOCUMENT_TIMEOUT, connect=CONNECT_TIMEOUT),
-            max_retries=MAX_RETRIES,
-            http_client=http_client,
-        )
+        self._settings = settings
+        self._http_client = http_client
+        self._client = None
+        self._opening = asyncio.Lock()
+
+    async def _openai(self):
+        """The openai client, made on the first call. The package's imports and the models it
+        builds on its first request take a few tenths of a second: they run in a thread
+        (`warm_up`), so that the event loop keeps serving others meanwhile."""
+        async with self._opening:
+            if self._client is None:
+                await asyncio.to_thread(asyncio.run, warm_up(self._settings))
+                self._client = _openai_client(self._settings, self._http_client)
+        return self._client
 
     async def close(self) -> None:
-        await self._client.close()
+        if self._client is not None:
+            await self._client.close()
 
     async def document(self, messages: list[dict], name: str, schema: dict) -> Any:
         """The model's JSON answer following `schema`, parsed (not yet validated)."""
+        client = await self._openai()
         try:
-            completion = await self._client.chat.completions.create(
+            completion = await client.chat.completions.create(
                 model=self.model,
                 messages=messages,
                 response_format={
@@ -87,7 +117,7 @@ class Provider:
                     "json_schema": {"name": name, "strict": True, "schema": schema},
                 },
             )
-        except HTTP_ERRORS as exc:
+        except _http_errors() as exc:
             raise ProviderError(_reason(exc, DOCUMENT_TIMEOUT)) from exc
         if not completion.choices:
             raise ProviderError("the AI provider's answer has no choices")
@@ -105,8 +135,10 @@ class Provider:
 
     async def stream(self, messages: list[dict]) -> AsyncIterator[str]:
         """The answer's text, piece by piece, as the provider sends it."""
+        client = await self._openai()
+        openai, _ = _libraries()
         try:
-            chunks = await self._client.chat.completions.create(
+            chunks = await client.chat.completions.create(
                 model=self.model,
                 messages=messages,
                 stream=True,
@@ -117,7 +149,7 @@ class Provider:
                 async for chunk in chunks:
                     if text := _text_of(chunk):
                         yield text
-        except HTTP_ERRORS as exc:
+        except _http_errors() as exc:
             raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
         except MALFORMED as exc:
             raise ProviderError(_reason(exc, STREAM_TIMEOUT)) from exc
@@ -138,7 +170,8 @@ def _text_of(chunk) -> str | None:
 PROVIDER = web.AppKey("ai_provider", Provider)
 
 
-def _canned(request) -> _http.Response:
+def _canned(request):
+    _, http = _libraries()
     if b'"stream":true' in request.content.replace(b" ", b""):
         chunk = {
             "id": "w",
@@ -148,9 +181,9 @@ def _canned(request) -> _http.Response:
             "choices": [{"index": 0, "delta": {"content": "{}"}, "finish_reason": None}],
         }
         body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
-        return _http.Response(200, content=body, headers={"Content-Type": "text/event-stream"})
+        return http.Response(200, content=body, headers={"Content-Type": "text/event-stream"})
     message = {"role": "assistant", "content": "{}"}
-    return _http.Response(
+    return http.Response(
         200,
         json={
             "id": "w",
@@ -163,25 +196,35 @@ def _canned(request) -> _http.Response:
 
 
 async def warm_up(settings: Settings) -> None:
-    """The openai client imports its modules and builds its models on its first request (a
-    few tenths of a second of the event loop): do it at start, against a canned answer, so
-    that no rider's question or job pays for it while the loop serves others."""
-    client = _http.AsyncClient(transport=_http.MockTransport(_canned))
-    provider = Provider(settings, http_client=client)
+    """The openai client imports its modules and builds its models on its first request:
+    one request of each kind the provider makes, against a canned answer, does it."""
+    _, http = _libraries()
+    canned = http.AsyncClient(transport=http.MockTransport(_canned))
+    client = _openai_client(settings, canned)
+    messages = [{"role": "user", "content": "warm-up"}]
     try:
-        await provider.document([{"role": "user", "content": "warm-up"}], "warm_up", {})
-        async for _ in provider.stream([{"role": "user", "content": "warm-up"}]):
-            pass
+        await client.chat.completions.create(
+            model="warm-up",
+            messages=messages,
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "warm_up", "strict": True, "schema": {}},
+            },
+        )
+        async with await client.chat.completions.create(
+            model="warm-up", messages=messages, stream=True
+        ) as chunks:
+            async for _ in chunks:
+                pass
     finally:
-        await provider.close()
+        await client.close()
 
 
 async def provider_context(app: web.Application):
-    """cleanup_ctx: one client (and its connection pool) for the life of the app."""
+    """cleanup_ctx: one client (and its connection pool) for the life of the app; the
+    openai package is imported when the AI is first called, not here."""
     settings = app[SETTINGS]
     app[PROVIDER] = provider = Provider(settings) if settings.ai_configured else None
-    if provider is not None:
-        await warm_up(settings)
     yield
     if provider is not None:
         await provider.close()

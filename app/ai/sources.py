@@ -20,10 +20,8 @@ import zlib
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-import pypdf
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import ParseError, fromstring
-from pypdf.errors import PyPdfError
 
 from app.core.http import MiB
 
@@ -105,6 +103,10 @@ def plain_text(data: bytes, text: _Text) -> None:
 def pdf_text(data: bytes, text: _Text) -> None:
     if not data.startswith(b"%PDF-"):
         raise SourceError("the file is not a PDF")
+    # Imported here: only the extraction's child process reads PDFs (app/ai/extraction.py).
+    import pypdf
+    from pypdf.errors import PyPdfError
+
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:

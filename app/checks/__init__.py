@@ -2,12 +2,13 @@
 
 from app.checks.demo import demo
 from app.checks.loading import SECTIONS
-from app.checks.routes import routes
+from app.checks.routes import SECURITY_SCHEMES, routes
 from app.core.package import Package
 
 PACKAGE = Package(
     routes=routes,
     prefixes=("/api/v2/",),
+    security_schemes=SECURITY_SCHEMES,
     sections=SECTIONS,
     demo=demo,
     demo_tables=("questions", "checks"),

@@ -17,7 +17,7 @@ from app.checks.streaming import MAX_STREAMS, STREAMS, stream_array
 from app.core.auth import bearer_key
 from app.core.http import json_response
 from app.core.keys import POOL, READ_POOL
-from app.core.openapi import ErrorSchema
+from app.core.openapi import ErrorSchema, any_of, bearer_schemes
 from app.core.query import parse_query
 from app.core.routing import endpoint
 
@@ -38,13 +38,14 @@ COMMON_ERRORS = {
 }
 
 
+SECURITY_SCHEMES = bearer_schemes("Checks", "CHECKS_API_KEY", "Family A")
 api = functools.partial(
     endpoint,
     routes,
     "GET",
     guard=bearer_key("checks_api_key"),
     tag="Checks",
-    security="checks",
+    security=any_of(SECURITY_SCHEMES),
 )
 
 

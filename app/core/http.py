@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,14 +28,12 @@ class Bulk:
     containers: int
 
 
-# 5,000 riders of every field at its longest (~0.7 kB in ASCII, ~1.2 kB in Arabic script).
-RIDERS = Bulk(limit=8 * MiB, containers=2 * 5000 + 16)
-# 250,000 rider IDs of up to 64 characters (67 bytes each with quotes and comma: 16.8 MB).
-ASSIGNMENTS = Bulk(limit=20 * MiB, containers=16)
-# 5,000 import records of up to six 255-character texts.
-IMPORT = Bulk(limit=12 * MiB, containers=2 * 5000 + 16)
-# The server takes up to the largest bulk limit; other routes read at most SMALL_BODY_LIMIT.
-CLIENT_MAX_SIZE = max(RIDERS.limit, ASSIGNMENTS.limit, IMPORT.limit)
+def largest_body(bulks: Iterable[Bulk]) -> int:
+    """What the server takes at most: the largest bulk limit of its packages' routes (each
+    reads at most its own); other routes read at most SMALL_BODY_LIMIT."""
+    return max([SMALL_BODY_LIMIT, *(bulk.limit for bulk in bulks)])
+
+
 # Bulk requests handled at once per process (others wait up to BULK_WAIT seconds, then 503):
 # with the containers capped, the worst body of each costs a few hundred MB while handled.
 BULK_CONCURRENCY = 2

@@ -12,16 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import psycopg
-from yoyo import get_backend, read_migrations
-from yoyo.exceptions import LockTimeout
-
 from app.core.database import CONNECT_TIMEOUT, DatabaseUnavailable, describe
 from app.core.sql import SQL_DIR
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 FUNCTIONS_GLOB = "*/functions/*.sql"
 LOCK_TIMEOUT = 120
+ROLLBACK = ".rollback.sql"
 
 
 def yoyo_url(url: str) -> str:
@@ -33,6 +30,11 @@ def yoyo_url(url: str) -> str:
 
 
 def _backend(url: str):
+    # yoyo and psycopg are imported by the commands that migrate, not by a web process (which
+    # only compares known_ids with the database's): they are a third of its memory at rest.
+    import psycopg
+    from yoyo import get_backend
+
     try:
         return get_backend(yoyo_url(url))
     except psycopg.OperationalError as exc:
@@ -47,6 +49,9 @@ def apply(url: str) -> int:
     Pending migrations are read inside the lock, so a second process that waited for the
     first one finds nothing left to do.
     """
+    from yoyo import read_migrations
+    from yoyo.exceptions import LockTimeout
+
     backend = _backend(url)
     migrations = read_migrations(str(MIGRATIONS_DIR))
     try:
@@ -62,8 +67,13 @@ def apply(url: str) -> int:
 
 
 def known_ids() -> frozenset[str]:
-    """The IDs of every migration this code ships (yoyo's: the file name without `.sql`)."""
-    return frozenset(migration.id for migration in read_migrations(str(MIGRATIONS_DIR)))
+    """The IDs of every migration this code ships: yoyo's, the file name without `.sql` (a
+    `.rollback.sql` undoes the migration of its name)."""
+    return frozenset(
+        path.name.removesuffix(".sql")
+        for path in MIGRATIONS_DIR.glob("*.sql")
+        if not path.name.endswith(ROLLBACK)
+    )
 
 
 def repeatable_scripts() -> list[Path]:
@@ -80,6 +90,8 @@ def _apply_repeatable(backend) -> None:
 
 def rollback_all(url: str) -> None:
     """Undo every applied migration (used by the up/down/up test)."""
+    from yoyo import read_migrations
+
     backend = _backend(url)
     migrations = read_migrations(str(MIGRATIONS_DIR))
     try:

@@ -7,6 +7,7 @@ route without a description is simply not documented (and a test catches that).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
@@ -42,71 +43,43 @@ UNEXPECTED = (
     "retry later with backoff"
 )
 
-SECURITY_SCHEMES = {
-    "IntegrationKey": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "x-api-key",
-        "description": "INTEGRATION_API_KEY (Family C). Wins over Bearer.",
-    },
-    "IntegrationBearer": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "INTEGRATION_API_KEY as a Bearer token (Family C).",
-    },
-    "ChecksKey": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "x-api-key",
-        "description": "CHECKS_API_KEY (Family A). Wins over Bearer.",
-    },
-    "ChecksBearer": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "CHECKS_API_KEY as a Bearer token (Family A).",
-    },
-    "ShopImportKey": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "api-key",
-        "description": "SHOP_IMPORT_API_KEY: users, import, kits, products.",
-    },
-    "ShopOrdersKey": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "api-key",
-        "description": "SHOP_ORDERS_API_KEY: exchange orders and review.",
-    },
-}
 
-SECURITY = {
-    "integration": [{"IntegrationKey": []}, {"IntegrationBearer": []}],
-    "checks": [{"ChecksKey": []}, {"ChecksBearer": []}],
-    "shop_import": [{"ShopImportKey": []}],
-    "shop_orders": [{"ShopOrdersKey": []}],
-}
+def bearer_schemes(name: str, variable: str, owner: str) -> dict[str, dict[str, Any]]:
+    """The two ways `auth.bearer_key` takes the key of environment variable `variable`, as the
+    security schemes `<name>Key` and `<name>Bearer` of a package (its descriptor carries them)."""
+    return {
+        f"{name}Key": {
+            "type": "apiKey",
+            "in": "header",
+            "name": "x-api-key",
+            "description": f"{variable} ({owner}). Wins over Bearer.",
+        },
+        f"{name}Bearer": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": f"{variable} as a Bearer token ({owner}).",
+        },
+    }
+
+
+def any_of(schemes: Mapping[str, Any]) -> list[dict[str, list]]:
+    """An operation's security: any one of `schemes`."""
+    return [{name: []} for name in schemes]
 
 
 class ErrorSchema(Schema):
-    """Error body of Families A and C."""
+    """The JSON error body (`errors.JSON_ERRORS`), of every package whose ErrorShape names no
+    schema of its own."""
 
     error = fields.String(required=True, metadata={"example": "Invalid API key"})
     code = fields.String(required=True, metadata={"example": "unauthorized"})
-
-
-class ShopErrorSchema(Schema):
-    """Error body of Family B; `errors` only on 422."""
-
-    success = fields.Boolean(required=True, metadata={"example": False})
-    message = fields.String(required=True)
-    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
 
 
 def operation(
     *,
     summary: str,
     tag: str,
-    security: str,
+    security: list[dict[str, list]],
     responses: dict[int, tuple[str, Any]],
     description: str = "",
     request: Any = None,
@@ -117,10 +90,11 @@ def operation(
 ):
     """Describe a handler for the OpenAPI document.
 
-    `responses` maps a status to (description, schema or None); `query` is a schema whose
-    fields are the query parameters; `headers` are request header parameter objects; `links`
-    are the 200 answer's OpenAPI links (name -> link object, naming the next operation by its
-    `operationId`, the handler's name).
+    `security` is the requirement (`any_of` the package's schemes); `responses` maps a status
+    to (description, schema or None); `query` is a schema whose fields are the query
+    parameters; `headers` are request header parameter objects; `links` are the 200 answer's
+    OpenAPI links (name -> link object, naming the next operation by its `operationId`, the
+    handler's name).
     """
 
     def decorate(handler):
@@ -128,7 +102,7 @@ def operation(
             "operationId": handler.__name__,
             "summary": summary,
             "tags": [tag],
-            "security": SECURITY[security],
+            "security": security,
             "responses": {
                 str(status): _response(text, schema) for status, (text, schema) in responses.items()
             },
@@ -229,7 +203,7 @@ def build_spec(app: web.Application) -> dict[str, Any]:
         info={"description": app.get(DESCRIPTION_KEY, "")},
     )
     marshmallow.converter.add_attribute_function(_json_schema_keywords)
-    for name, scheme in SECURITY_SCHEMES.items():
+    for name, scheme in app[SECURITY_SCHEMES_KEY].items():
         spec.components.security_scheme(name, scheme)
     operations: dict[str, dict[str, Any]] = {}
     shapes = app[ERROR_SHAPES]
@@ -260,6 +234,7 @@ def build_spec(app: web.Application) -> dict[str, Any]:
 
 
 DESCRIPTION_KEY = web.AppKey("openapi_description", str)
+SECURITY_SCHEMES_KEY = web.AppKey("openapi_security_schemes", dict)
 SPEC_KEY = web.AppKey("openapi_spec", dict)
 
 
@@ -292,9 +267,11 @@ def _swagger_static_dir() -> str:
     return os.path.join(os.path.dirname(swagger_ui.__file__), "static")
 
 
-def setup(app: web.Application, description: str) -> None:
-    """Serve the document and a docs page that needs no internet access."""
+def setup(app: web.Application, description: str, schemes: dict[str, dict[str, Any]]) -> None:
+    """Serve the document, with the packages' security `schemes`, and a docs page that needs no
+    internet access."""
     app[DESCRIPTION_KEY] = description
+    app[SECURITY_SCHEMES_KEY] = schemes
     app[SPEC_KEY] = {}
     app.router.add_get("/api/openapi.json", openapi_json)
     app.router.add_get("/api/docs", docs_page)

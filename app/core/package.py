@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +11,7 @@ import asyncpg
 from aiohttp import web
 
 from app.core.errors import JSON_ERRORS, ErrorShape
+from app.core.http import Bulk
 from app.core.loader import Section
 
 
@@ -21,6 +22,10 @@ class Package:
     # The URL prefixes this package owns: errors under them (unknown paths too) take `errors`.
     prefixes: Sequence[str] = ()
     errors: ErrorShape = JSON_ERRORS
+    # What its bulk routes' bodies may hold: the server takes bodies up to the largest limit.
+    bulk: Sequence[Bulk] = ()
+    # The OpenAPI security schemes its routes name (`openapi.any_of`), by name.
+    security_schemes: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     # Load-data sections, in the order they must be written.
     sections: Sequence[Section] = ()
     # Run once after a file's sections are written, inside its transaction.

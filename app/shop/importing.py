@@ -8,9 +8,12 @@ from typing import Any
 from marshmallow import ValidationError
 
 from app.core.fields import integer_text
+from app.core.http import Bulk, MiB
 from app.shop import laravel as lv
 from app.shop.schemas import MAX_IMPORT, ImportRecordSchema, email_key
 
+# The body of 5,000 import records of up to six 255-character texts.
+IMPORT_BODY = Bulk(limit=12 * MiB, containers=2 * MAX_IMPORT + 16)
 RECORD = ImportRecordSchema()
 FIELD_ORDER = list(RECORD.fields)
 NOT_AN_OBJECT = "The record must be an object."

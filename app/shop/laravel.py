@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
-from marshmallow import ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 from multidict import MultiMapping
 
 from app.core.errors import ApiError, ErrorShape
 from app.core.fields import Integer
 from app.core.http import json_response
-from app.core.openapi import ShopErrorSchema
 from app.core.query import read_query
 
 # The numbers 1 and 0 are in the sets too: they equal True and False.
@@ -167,6 +166,14 @@ def load_query(schema: Any, query: MultiMapping[str]) -> Any:
         return read_query(schema, query)
     except ValidationError as exc:
         raise unprocessable(errors_of(exc)) from None
+
+
+class ShopErrorSchema(Schema):
+    """The shop's error body in the OpenAPI document; `errors` only on 422."""
+
+    success = fields.Boolean(required=True, metadata={"example": False})
+    message = fields.String(required=True)
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
 
 
 def _error(error: ApiError) -> web.Response:

@@ -6,15 +6,16 @@ import functools
 
 from aiohttp import web
 
-from app.core.auth import shop_key
 from app.core.errors import ApiError
 from app.core.fields import integer_text
-from app.core.http import IMPORT, bulk_route, json_response, read_bulk_json, read_json
+from app.core.http import bulk_route, json_response, read_bulk_json, read_json
 from app.core.keys import POOL, SETTINGS
-from app.core.openapi import ShopErrorSchema
+from app.core.openapi import any_of
 from app.core.routing import endpoint
 from app.shop import docs, importing, paging, store
 from app.shop import laravel as lv
+from app.shop.auth import IMPORT_SCHEMES, ORDERS_SCHEMES, shop_key
+from app.shop.laravel import ShopErrorSchema
 from app.shop.schemas import (
     MAX_PAGE,
     ExchangeOrderSchema,
@@ -35,10 +36,18 @@ from app.shop.schemas import (
 
 routes = web.RouteTableDef()
 import_api = functools.partial(
-    endpoint, routes, guard=shop_key("shop_import_api_key"), tag="Shop", security="shop_import"
+    endpoint,
+    routes,
+    guard=shop_key("shop_import_api_key"),
+    tag="Shop",
+    security=any_of(IMPORT_SCHEMES),
 )
 orders_api = functools.partial(
-    endpoint, routes, guard=shop_key("shop_orders_api_key"), tag="Shop", security="shop_orders"
+    endpoint,
+    routes,
+    guard=shop_key("shop_orders_api_key"),
+    tag="Shop",
+    security=any_of(ORDERS_SCHEMES),
 )
 
 AUTH_ERRORS = {
@@ -130,7 +139,7 @@ def _object(body: object) -> dict:
 )
 @bulk_route
 async def import_users(request: web.Request) -> web.Response:
-    body = _object(await read_bulk_json(request, IMPORT))
+    body = _object(await read_bulk_json(request, importing.IMPORT_BODY))
     if errors := importing.batch_errors(body):
         raise lv.unprocessable(errors)
     records = body["users"]

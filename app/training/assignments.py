@@ -7,7 +7,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.http import Bulk, MiB
+
 MAX_RIDER_IDS = 250_000
+# 250,000 rider IDs of up to 64 characters (67 bytes each with quotes and comma: 16.8 MB).
+ASSIGNMENTS_BODY = Bulk(limit=20 * MiB, containers=16)
 # A filter lists values to match; no market, vehicle type or status list is longer.
 MAX_FILTER_VALUES = 100
 MAX_VALUE_LENGTH = 64

@@ -10,8 +10,6 @@ from marshmallow import ValidationError
 from app.core.auth import bearer_key
 from app.core.errors import ApiError
 from app.core.http import (
-    ASSIGNMENTS,
-    RIDERS,
     SMALL_BODY_LIMIT,
     Bulk,
     InvalidJson,
@@ -22,13 +20,18 @@ from app.core.http import (
 )
 from app.core.idempotency import idempotent
 from app.core.keys import POOL, READ_POOL, SETTINGS
-from app.core.openapi import ErrorSchema
+from app.core.openapi import ErrorSchema, any_of, bearer_schemes
 from app.core.query import parse_query
 from app.core.routing import endpoint
 from app.messaging.notifications import notify_flag
 from app.training import cursor, docs, store
-from app.training.assignments import SHAPE_MESSAGE, BadAssignment, parse_assignment
-from app.training.riders import MAX_RIDERS, parse_riders
+from app.training.assignments import (
+    ASSIGNMENTS_BODY,
+    SHAPE_MESSAGE,
+    BadAssignment,
+    parse_assignment,
+)
+from app.training.riders import MAX_RIDERS, RIDERS_BODY, parse_riders
 from app.training.schemas import (
     FLAG_TYPES,
     AssignmentRequestSchema,
@@ -43,12 +46,13 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
+SECURITY_SCHEMES = bearer_schemes("Integration", "INTEGRATION_API_KEY", "Family C")
 api = functools.partial(
     endpoint,
     routes,
     guard=bearer_key("integration_api_key"),
     tag="Training",
-    security="integration",
+    security=any_of(SECURITY_SCHEMES),
 )
 
 RIDERS_BODY_MESSAGE = f"Send {{ riders: [...] }} with 1 to {MAX_RIDERS} riders."
@@ -128,9 +132,9 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     },
 )
 @bulk_route
-@idempotent("integration_api_key", RIDERS.limit)
+@idempotent("integration_api_key", RIDERS_BODY.limit)
 async def upsert_riders(request: web.Request) -> web.Response:
-    body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS)
+    body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS_BODY)
     rows = body.get("riders") if isinstance(body, dict) else None
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_RIDERS:
         raise ApiError(400, RIDERS_BODY_MESSAGE)
@@ -220,10 +224,10 @@ async def record_flag(request: web.Request) -> web.Response:
     headers=IDEMPOTENCY_HEADERS,
 )
 @bulk_route
-@idempotent("integration_api_key", ASSIGNMENTS.limit)
+@idempotent("integration_api_key", ASSIGNMENTS_BODY.limit)
 async def assign_path(request: web.Request) -> web.Response:
     try:
-        assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS))
+        assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS_BODY))
     except BadAssignment as exc:
         raise ApiError(400, str(exc)) from None
     async with request.app[POOL].acquire() as conn:

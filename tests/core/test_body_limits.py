@@ -5,7 +5,10 @@ import orjson
 import pytest
 
 from app.core import http
-from app.core.http import ASSIGNMENTS, IMPORT, RIDERS, SMALL_BODY_LIMIT
+from app.core.http import SMALL_BODY_LIMIT
+from app.shop.importing import IMPORT_BODY as IMPORT
+from app.training.assignments import ASSIGNMENTS_BODY as ASSIGNMENTS
+from app.training.riders import RIDERS_BODY as RIDERS
 
 INTEGRATION = {"x-api-key": "test-integration-key"}
 SHOP_IMPORT = {"api-key": "test-import-key"}

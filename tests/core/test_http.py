@@ -1,4 +1,5 @@
-"""The HTTP core: JSON errors in each family's shape, the access line, body limits, auth guards."""
+"""The HTTP core: JSON errors in each family's shape, the access line, body limits, the bearer
+key guard (the shop's guard: tests/shop/test_auth.py)."""
 
 import asyncpg
 import pytest
@@ -6,10 +7,13 @@ import structlog
 from aiohttp import web
 
 from app.core import auth
-from app.core.http import ASSIGNMENTS, SMALL_BODY_LIMIT, json_response, read_bulk_json, read_json
+from app.core.http import SMALL_BODY_LIMIT, Bulk, MiB, json_response, read_bulk_json, read_json
 from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
+
+# Room for the 5 MiB body below.
+ECHO_BULK = Bulk(limit=8 * MiB, containers=16)
 
 
 async def boom(_request):
@@ -31,16 +35,11 @@ async def store_text(request):
 
 
 async def echo_bulk(request):
-    return json_response({"size": len(await read_bulk_json(request, ASSIGNMENTS))})
+    return json_response({"size": len(await read_bulk_json(request, ECHO_BULK))})
 
 
 @auth.bearer_key("integration_api_key")
 async def integration_only(_request):
-    return json_response({"ok": True})
-
-
-@auth.shop_key("shop_import_api_key")
-async def shop_only(_request):
     return json_response({"ok": True})
 
 
@@ -56,7 +55,6 @@ def start(aiohttp_client, database_url):
         app.router.add_post("/api/v1/text", store_text)
         app.router.add_post("/api/products/text", store_text)
         app.router.add_get("/api/v1/guarded", integration_only)
-        app.router.add_get("/api/products/guarded", shop_only)
         return await aiohttp_client(app)
 
     return start
@@ -161,7 +159,7 @@ async def test_bulk_routes_take_large_bodies(start):
 
 async def test_bulk_routes_refuse_over_their_limit(start):
     client = await start()
-    response = await client.post("/api/v1/echo-bulk", data=b"x" * (ASSIGNMENTS.limit + 1))
+    response = await client.post("/api/v1/echo-bulk", data=b"x" * (ECHO_BULK.limit + 1))
     assert response.status == 413
 
 
@@ -204,25 +202,6 @@ async def test_bearer_key_guard_without_configured_key_is_503(start):
     body = await response.json()
     assert body["code"] == "api_disabled"
     assert "INTEGRATION_API_KEY" in body["error"]
-
-
-@pytest.mark.parametrize(
-    ("headers", "status"),
-    [({}, 401), ({"api-key": "wrong"}, 403), ({"api-key": "test-import-key"}, 200)],
-)
-async def test_shop_key_guard(start, headers, status):
-    client = await start()
-    response = await client.get("/api/products/guarded", headers=headers)
-    assert response.status == status
-    if status != 200:
-        assert (await response.json())["success"] is False
-
-
-async def test_shop_key_guard_without_configured_key_is_503(start):
-    client = await start(SHOP_IMPORT_API_KEY=None)
-    response = await client.get("/api/products/guarded", headers={"api-key": "x"})
-    assert response.status == 503
-    assert "SHOP_IMPORT_API_KEY" in (await response.json())["message"]
 
 
 async def test_pool_is_closed_at_shutdown(database_url):

@@ -1,4 +1,4 @@
-"""The jobs the service knows, by name."""
+"""What a scheduled job is, what it runs with and how it fails."""
 
 from __future__ import annotations
 
@@ -30,6 +30,3 @@ class Job:
     schedule: str
     # Returns the run's result line (shown on the panel's jobs page); JobFailed when it failed.
     run: Callable[[JobContext], Awaitable[str | None]]
-
-
-JOBS: dict[str, Job] = {}
