@@ -78,7 +78,6 @@ def _web_process(settings: Settings, url: str, sock: socket.socket, pipe) -> Non
     # group, and a second signal would cut this process's graceful shutdown short.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logs.setup(settings.log_format)
-    pins.configure(settings)
     try:
         _serve_here(settings, url, sock, supervisor.Link(pipe))
     except database.DatabaseUnavailable as exc:
@@ -162,12 +161,12 @@ def _after_load():
     return [hook for package in _packages() for hook in package.after_load]
 
 
-async def _load_files(url: str, paths: list[Path]) -> None:
+async def _load_files(settings: Settings, url: str, paths: list[Path]) -> None:
     async with database.connect(url) as conn:
         for path in paths:
             document = read_document(path)
             counts = await load_document(
-                conn, document, _sections(), _after_load(), source=str(path)
+                conn, document, _sections(), _after_load(), source=str(path), settings=settings
             )
             summary = ", ".join(f"{name} {count}" for name, count in counts.items()) or "nothing"
             print(f"{path}: loaded {summary}")
@@ -176,10 +175,10 @@ async def _load_files(url: str, paths: list[Path]) -> None:
 def load_data(settings: Settings, args: argparse.Namespace) -> None:
     url = _database_url(settings)
     _migrate(settings, url)  # a fresh database has no tables to load into yet
-    asyncio.run(_load_files(url, [Path(p) for p in args.files]))
+    asyncio.run(_load_files(settings, url, [Path(p) for p in args.files]))
 
 
-async def _demo(url: str, riders: int, admin_email: str | None) -> None:
+async def _demo(settings: Settings, url: str, riders: int, admin_email: str | None) -> None:
     rng = random.Random(20261122)
     document: dict = {}
     for package in _packages():
@@ -192,7 +191,9 @@ async def _demo(url: str, riders: int, admin_email: str | None) -> None:
                     raise CommandError(
                         f"demo-data fills an empty database only, and {table} has rows"
                     )
-        counts = await load_document(conn, document, _sections(), _after_load(), source="demo")
+        counts = await load_document(
+            conn, document, _sections(), _after_load(), source="demo", settings=settings
+        )
         print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
         if admin_email is not None:
             await _demo_admin(conn, admin_email)
@@ -212,7 +213,7 @@ def demo_data(settings: Settings, args: argparse.Namespace) -> None:
         _check_email(args.admin)
     url = _database_url(settings)
     _migrate(settings, url)  # a fresh database has no tables to fill yet
-    asyncio.run(_demo(url, args.riders, args.admin))
+    asyncio.run(_demo(settings, url, args.riders, args.admin))
 
 
 async def _run_job(settings: Settings, url: str, name: str) -> None:
@@ -319,7 +320,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.from_env()
         logs.setup(settings.log_format)
-        pins.configure(settings)
         args.run(settings, args)
     except (
         ConfigError,

@@ -16,7 +16,6 @@ from app.core.http import largest_body
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import forbid_caching, request_context, stamp_request_id
 from app.packages import PACKAGES
-from app.training import pins
 
 API_DESCRIPTION = """\
 One service, three API families on one port:
@@ -93,7 +92,6 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
         client_max_size=largest_body(bulk for package in PACKAGES for bulk in package.bulk),
     )
     app[SETTINGS] = settings
-    pins.configure(settings)
     app[DATABASE_URL] = database.session_url(settings, database_url)
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)

@@ -36,8 +36,9 @@ from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import database, html, pages, sql, uploads
 from app.core.http import MiB, bulk_route
-from app.core.keys import POOL
+from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
+from app.training.pins import pepper_of, with_pin_hashes
 from app.training.riders import MAX_RIDERS
 
 log = structlog.get_logger("admin.import")
@@ -121,17 +122,21 @@ async def receive(request: web.Request, upload: BinaryIO) -> None:
     check.feed(b"", final=True)
 
 
-async def import_riders(pool: asyncpg.Pool, admin_id: int, upload: BinaryIO) -> ImportResult:
-    """Save the riders of the file in `upload`; FileRefused (nothing written) for a file
-    without a usable header or without rows."""
+async def import_riders(
+    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, upload: BinaryIO
+) -> ImportResult:
+    """Save the riders of the file in `upload`, their PINs hashed with `pepper`; FileRefused
+    (nothing written) for a file without a usable header or without rows."""
     rider_file = RiderFile(upload)
     try:
-        return await _import(pool, admin_id, rider_file)
+        return await _import(pool, pepper, admin_id, rider_file)
     finally:
         rider_file.close()
 
 
-async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> ImportResult:
+async def _import(
+    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, rider_file: RiderFile
+) -> ImportResult:
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
     if batch is None:
@@ -145,7 +150,7 @@ async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> I
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    result.add(batch, *await _save(conn, result.import_id, batch))
+                    result.add(batch, *await _save(conn, result.import_id, batch, pepper))
                 except BaseException:
                     # The thread still reads the file: let it finish before the file closes.
                     await asyncio.wait([upcoming])
@@ -180,13 +185,17 @@ async def _import(pool: asyncpg.Pool, admin_id: int, rider_file: RiderFile) -> I
     return result
 
 
-async def _save(conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch) -> tuple[int, int]:
+async def _save(
+    conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch, pepper: bytes | None
+) -> tuple[int, int]:
     """One batch in one transaction: its riders through the API's upsert, its rejected rows
     kept for the download. Returns (inserted, updated)."""
     inserted = updated = 0
     async with conn.transaction():
         if batch.riders:
-            inserted, updated = await training_store.upsert_riders(conn, batch.riders)
+            inserted, updated = await training_store.upsert_riders(
+                conn, with_pin_hashes(batch.riders, pepper)
+            )
         if batch.rejected:
             await _add_import_rejects(
                 conn,
@@ -212,7 +221,12 @@ async def upload_riders(request: web.Request) -> web.Response:
         try:
             await receive(request, upload)
             upload.seek(0)
-            result = await import_riders(request.app[POOL], request[ADMIN].admin_id, upload)
+            result = await import_riders(
+                request.app[POOL],
+                pepper_of(request.app[SETTINGS]),
+                request[ADMIN].admin_id,
+                upload,
+            )
         except uploads.TooLarge:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:

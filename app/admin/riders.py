@@ -19,7 +19,7 @@ from app.messaging.links import revoke_links
 from app.messaging.notifications import notify_flag
 from app.training import store as training
 from app.training.assignments import MAX_VALUE_LENGTH
-from app.training.pins import hash_pin
+from app.training.pins import hash_pin, pepper_of
 from app.training.riders import MARKETS, MAX_LENGTHS, STATUSES
 from app.training.schemas import FLAG_TYPES
 
@@ -238,8 +238,9 @@ async def reset_pin_page(request: web.Request) -> web.Response:
 async def reset_pin(request: web.Request) -> web.Response:
     rider_id = request.match_info["rider_id"]
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+    pin_hash = hash_pin(pepper_of(request.app[SETTINGS]), pin)
     async with request.app[POOL].acquire() as conn, conn.transaction():
-        if not await set_rider_pin(conn, rider_id, hash_pin(pin)):
+        if not await set_rider_pin(conn, rider_id, pin_hash):
             raise web.HTTPNotFound
         await sessions.revoke_rider(conn, rider_id)
     # Shown once, on this answer only: the PIN is stored hashed.

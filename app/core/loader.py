@@ -15,6 +15,8 @@ import asyncpg
 import orjson
 from marshmallow import Schema, ValidationError
 
+from app.core.config import Settings
+
 
 class LoadError(Exception):
     """A record the operator must fix; the message names file, section, index and field."""
@@ -30,6 +32,7 @@ class RecordError(Exception):
 
 Validator = Callable[[list[Any]], list[Any]]
 Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
+Preparer = Callable[[list[Any], Settings], list[Any]]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class Section:
     name: str
     validate: Validator
     write: Writer
+    # What the valid records take from the service's settings before they are written (the
+    # riders' PINs are hashed with its pepper).
+    prepare: Preparer | None = None
 
 
 def _first_error(messages: Any, path: str = "") -> tuple[str, str]:
@@ -161,8 +167,10 @@ async def load_document(
     sections: Sequence[Section],
     after: Sequence[Callable[[asyncpg.Connection], Awaitable[None]]] = (),
     source: str = "document",
+    settings: Settings | None = None,
 ) -> dict[str, int]:
-    """Validate every section, then write them in order in one transaction; returns counts."""
+    """Validate every section, then write them in order in one transaction; returns counts.
+    `settings` are what the sections' `prepare` read (a section with one needs them)."""
     known = {section.name for section in sections}
     unknown = sorted(set(document) - known)
     if unknown:
@@ -175,9 +183,12 @@ async def load_document(
         if not isinstance(records, list):
             raise LoadError(f"{source}: section {section.name} must be an array")
         try:
-            validated.append((section, section.validate(records)))
+            records = section.validate(records)
         except RecordError as exc:
             raise LoadError(_where(source, section.name, exc)) from None
+        if section.prepare is not None:
+            records = section.prepare(records, settings)
+        validated.append((section, records))
     try:
         async with conn.transaction():
             for section, records in validated:

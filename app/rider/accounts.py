@@ -22,9 +22,15 @@ class NotActive(Exception):
 
 
 async def sign_in(
-    pool: asyncpg.Pool, rider_id: str, pin: str, language: str | None, address: str
+    pool: asyncpg.Pool,
+    pepper: bytes | None,
+    rider_id: str,
+    pin: str,
+    language: str | None,
+    address: str,
 ) -> str:
-    """A new session id for the rider, in `language` (else the rider's own); WrongCredentials
+    """A new session id for the rider, in `language` (else the rider's own), when `pin` is
+    the rider's (hashed with `pepper`, `pins.pepper_of`); WrongCredentials
     (the attempt stays counted), NotActive or throttle.TooManyAttempts (nothing checked)
     otherwise. The PIN check is one HMAC (app/training/pins.py), cheap enough for the event
     loop."""
@@ -32,7 +38,7 @@ async def sign_in(
         raise WrongCredentials
     attempt = await throttle.admit(pool, THROTTLE, rider_id, address)
     row = await store.rider_by_id(pool, rider_id)
-    if row is None or row["pin_hash"] is None or not pin_matches(row["pin_hash"], pin):
+    if row is None or row["pin_hash"] is None or not pin_matches(pepper, row["pin_hash"], pin):
         throttle.failed(THROTTLE)
         raise WrongCredentials
     await throttle.forget(pool, attempt)

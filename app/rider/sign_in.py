@@ -12,6 +12,7 @@ from app.core.throttle import TooManyAttempts, client_address
 from app.rider import accounts
 from app.rider.forms import SignInForm, chosen_language
 from app.rider.layout import asked_language, render
+from app.training.pins import pepper_of
 
 log = structlog.get_logger("rider")
 
@@ -51,7 +52,12 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
         )
     try:
         session_id = await accounts.sign_in(
-            request.app[POOL], rider_id, values["pin"], language, client_address(request)
+            request.app[POOL],
+            pepper_of(request.app[SETTINGS]),
+            rider_id,
+            values["pin"],
+            language,
+            client_address(request),
         )
     except accounts.WrongCredentials:
         return _sign_in_page(

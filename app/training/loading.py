@@ -13,11 +13,13 @@ from typing import Any
 import asyncpg
 
 from app.core import sql
+from app.core.config import Settings
 from app.core.loader import RecordError, Section, unique, validated
 from app.training import paths, results, store
 from app.training.course_records import validate_courses, write_courses
+from app.training.pins import pepper_of, with_pin_hashes
 from app.training.records import CompletionRecordSchema, PathRecordSchema
-from app.training.riders import parse_riders
+from app.training.riders import Rider, parse_riders
 
 SQL = sql.load("training", "complete_assignments")
 
@@ -28,6 +30,10 @@ def validate_riders(records: list[Any]) -> list[Any]:
         index, error = errors[0]
         raise RecordError(index, error.field, error.message)
     return riders
+
+
+def hash_pins(riders: list[Rider], settings: Settings) -> list[Rider]:
+    return with_pin_hashes(riders, pepper_of(settings))
 
 
 async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
@@ -63,7 +69,7 @@ async def after_load(conn: asyncpg.Connection) -> None:
 
 
 SECTIONS = [
-    Section("riders", validate_riders, write_riders),
+    Section("riders", validate_riders, write_riders, prepare=hash_pins),
     Section("courses", validate_courses, write_courses),
     Section("paths", validated(PathRecordSchema, unique("id")), write_paths),
     Section("completions", validated(CompletionRecordSchema), write_completions),

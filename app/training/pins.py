@@ -11,20 +11,22 @@ still recognised by `pin_matches`; the next upsert with a PIN rewrites them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import os
+from collections.abc import Sequence
 
 from app.core import tokens
 from app.core.config import Settings
+from app.training.riders import Rider
 
 PEPPERED = "hmac-sha256"
 PLAIN = "sha256"
 
-_pepper: bytes | None = None
-
 
 def pepper_of(settings: Settings) -> bytes | None:
+    """The pepper of this service's PINs, from its settings (a request's `app[SETTINGS]`)."""
     if settings.pin_pepper:
         return settings.pin_pepper.encode()
     if settings.session_secret_ok:
@@ -32,23 +34,28 @@ def pepper_of(settings: Settings) -> bytes | None:
     return None
 
 
-def configure(settings: Settings) -> None:
-    """Set the process's pepper, once at start (serve, load-data, demo-data)."""
-    global _pepper
-    _pepper = pepper_of(settings)
-
-
-def hash_pin(pin: str) -> str:
+def hash_pin(pepper: bytes | None, pin: str) -> str:
     """`hmac-sha256$<salt>$<digest>` with a random per-rider salt; `sha256$…` without a
     pepper (the service then logs that PINs are not peppered)."""
     salt = os.urandom(16)
-    if _pepper is None:
+    if pepper is None:
         return f"{PLAIN}${salt.hex()}${hashlib.sha256(salt + pin.encode()).hexdigest()}"
-    digest = hmac.new(_pepper, salt + pin.encode(), hashlib.sha256).hexdigest()
+    digest = hmac.new(pepper, salt + pin.encode(), hashlib.sha256).hexdigest()
     return f"{PEPPERED}${salt.hex()}${digest}"
 
 
-def pin_matches(stored: str, pin: str) -> bool:
+def with_pin_hashes(riders: Sequence[Rider], pepper: bytes | None) -> list[Rider]:
+    """The riders as they are stored: a PIN sent becomes its hash (`pin_hash`), and the PIN
+    itself is dropped."""
+    return [
+        dataclasses.replace(rider, pin=None, pin_hash=hash_pin(pepper, rider.pin))
+        if rider.pin
+        else rider
+        for rider in riders
+    ]
+
+
+def pin_matches(pepper: bytes | None, stored: str, pin: str) -> bool:
     """Whether `pin` is the PIN `stored` was made from (constant time)."""
     scheme, _, rest = stored.partition("$")
     salt_hex, _, digest = rest.partition("$")
@@ -56,8 +63,8 @@ def pin_matches(stored: str, pin: str) -> bool:
         salt = bytes.fromhex(salt_hex)
     except ValueError:
         return False
-    if scheme == PEPPERED and _pepper is not None:
-        expected = hmac.new(_pepper, salt + pin.encode(), hashlib.sha256).hexdigest()
+    if scheme == PEPPERED and pepper is not None:
+        expected = hmac.new(pepper, salt + pin.encode(), hashlib.sha256).hexdigest()
     elif scheme == PLAIN:
         expected = hashlib.sha256(salt + pin.encode()).hexdigest()
     else:

@@ -74,6 +74,8 @@ class Rider:
     language: str | None
     status: str | None
     pin: str | None
+    # Set by `pins.with_pin_hashes`, which every writer of riders calls first.
+    pin_hash: str | None = None
 
 
 class RowError(Exception):

@@ -31,6 +31,7 @@ from app.training.assignments import (
     BadAssignment,
     parse_assignment,
 )
+from app.training.pins import pepper_of, with_pin_hashes
 from app.training.riders import MAX_RIDERS, RIDERS_BODY, parse_riders
 from app.training.schemas import (
     FLAG_TYPES,
@@ -146,6 +147,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
         raise ApiError(
             400, NO_RIDER_SAVED, inserted=0, updated=0, enrollmentsCreated=0, errors=errors
         )
+    riders = with_pin_hashes(riders, pepper_of(request.app[SETTINGS]))
     async with request.app[POOL].acquire() as conn:
         saved = await store.save_riders(conn, riders)
     return json_response(saved.body(errors))

@@ -10,7 +10,6 @@ from datetime import datetime
 import asyncpg
 
 from app.core import sessions, sql
-from app.training.pins import hash_pin
 from app.training.riders import Rider
 
 SQL = sql.load(
@@ -67,12 +66,12 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
         [r.city for r in riders],
         [r.vehicle_type for r in riders],
         [r.nationality for r in riders],
-        [hash_pin(r.pin) if r.pin else None for r in riders],
+        [r.pin_hash for r in riders],
         {r.rider_id: r.language for r in riders if r.language},
         {r.rider_id: r.status for r in riders if r.status},
     )
     new = sum(row["inserted"] for row in rows)
-    signed_out = [r.rider_id for r in riders if r.pin or r.status == "inactive"]
+    signed_out = [r.rider_id for r in riders if r.pin_hash or r.status == "inactive"]
     if signed_out:
         await sessions.revoke_riders(conn, signed_out)
     return new, len(rows) - new

@@ -5,7 +5,7 @@ import re
 from datetime import UTC, datetime
 
 from app.messaging.links import one_tap_link
-from app.training.pins import pin_matches
+from app.training.pins import pepper_of, pin_matches
 from tests.admin.riders_data import FLAG_PATH_ID, PATH_ID, add_history, add_riders
 from tests.conftest import make_settings
 from tests.web import confirm_page
@@ -142,7 +142,7 @@ async def test_pin_reset_shows_a_new_pin_once_and_ends_sessions(admin_client, db
     assert response.status == 200
     pin = re.search(r"New PIN for R-1: ([0-9]{6})\.", await response.text()).group(1)
     stored = await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'")
-    assert pin_matches(stored, pin)
+    assert pin_matches(pepper_of(make_settings()), stored, pin)
     assert pin not in stored
     assert await _sessions(db, "R-1") == 0
     assert pin not in await (await admin_client.get("/admin/riders/R-1")).text()

@@ -8,6 +8,8 @@ import pytest
 from app.core.loader import LoadError, load_document
 from app.training.demo import demo
 from app.training.loading import SECTIONS, after_load
+from app.training.pins import pepper_of, pin_matches
+from tests.conftest import make_settings
 from tests.training.helpers import add_rider, assignments
 
 COURSE_A, COURSE_B = str(uuid.uuid4()), str(uuid.uuid4())
@@ -50,7 +52,16 @@ def completion(course=COURSE_A, **fields):
 
 
 async def load(db, document):
-    return await load_document(db, document, SECTIONS, [after_load], source="data.json")
+    return await load_document(
+        db, document, SECTIONS, [after_load], source="data.json", settings=make_settings()
+    )
+
+
+async def test_a_loaded_pin_is_stored_hashed_with_the_services_pepper(db):
+    await load(db, {"riders": [{"riderId": "R-1", "name": "Omar", "market": "AE", "pin": "0042"}]})
+    stored = await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'")
+    assert stored.startswith("hmac-sha256$") and "0042" not in stored
+    assert pin_matches(pepper_of(make_settings()), stored, "0042")
 
 
 async def test_sections_load_and_the_rules_run_after_the_file(db):

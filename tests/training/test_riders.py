@@ -5,7 +5,8 @@ import hashlib
 
 import pytest
 
-from app.training.pins import pin_matches
+from app.training.pins import pepper_of, pin_matches
+from tests.conftest import make_settings
 from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_path, add_result, assignments, utc
 
@@ -55,7 +56,11 @@ async def test_creates_a_rider_with_defaults_and_normalised_fields(api, db):
     ) == ("Omar", "QA", "+97455123456", "Doha", "motorbike", "Jordanian", "en", "active")
     scheme, salt, digest = row["pin_hash"].split("$")
     assert scheme == "hmac-sha256" and "0042" not in row["pin_hash"]
-    assert pin_matches(row["pin_hash"], "0042") and not pin_matches(row["pin_hash"], "0043")
+    pepper = pepper_of(make_settings())  # the test app's
+    assert pin_matches(pepper, row["pin_hash"], "0042")
+    assert not pin_matches(pepper, row["pin_hash"], "0043")
+    # Another service's pepper does not match.
+    assert not pin_matches(b"another-pepper-0123456789", row["pin_hash"], "0042")
 
 
 async def test_a_leaked_table_alone_does_not_give_pins_away(api, db):
@@ -71,8 +76,9 @@ async def test_a_leaked_table_alone_does_not_give_pins_away(api, db):
 def test_pins_hashed_before_the_pepper_still_match():
     salt = bytes(16)
     old = f"sha256${salt.hex()}${hashlib.sha256(salt + b'1234').hexdigest()}"
-    assert pin_matches(old, "1234") and not pin_matches(old, "1235")
-    assert not pin_matches("bcrypt$zz$00", "1234")
+    pepper = pepper_of(make_settings())
+    assert pin_matches(pepper, old, "1234") and not pin_matches(pepper, old, "1235")
+    assert not pin_matches(pepper, "bcrypt$zz$00", "1234")
 
 
 async def test_market_codes_and_names_in_any_case(api, db):

@@ -9,6 +9,7 @@ import pytest
 from app.core.loader import load_document
 from app.training import store
 from app.training.loading import SECTIONS, after_load
+from tests.conftest import make_settings
 from tests.rider.rows import API_KEY, RIGHT, course_for, form, signed_in
 from tests.rider.rows import add_rider as add_app_rider
 from tests.training.helpers import add_course, add_path, add_result, add_rider, utc
@@ -153,7 +154,7 @@ async def test_load_data_writes_no_event(db):
     path = await add_path(db, "all_matching", [])
     await add_endpoint(db)
     document = {"riders": [{"riderId": "R-9", "name": "Loaded", "market": "AE"}]}
-    await load_document(db, document, SECTIONS, [after_load])
+    await load_document(db, document, SECTIONS, [after_load], settings=make_settings())
     assert await db.fetchval("SELECT count(*) FROM assignments WHERE path_id = $1", path) == 1
     assert await events(db) == []
 
