@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from app.core import sessions, sql, throttle
+from app.core.database import Db
 from app.core.passwords import hash_password, verify_password
 
 THROTTLE = throttle.sign_in_limits("admin")
@@ -24,8 +25,6 @@ SQL = sql.load(
     "lock_first_admin_setup",
     "setup_first_admin",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 @dataclass(frozen=True)

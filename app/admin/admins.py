@@ -12,6 +12,7 @@ from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.sign_in import SetupForm
 from app.core import pages, sessions, sql
+from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL
 from app.core.passwords import hash_password
@@ -39,8 +40,6 @@ SQL = sql.load(
     "lock_admins",
     "disable_admin",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 async def admin_list(db: Db) -> list[asyncpg.Record]:

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates, va
 
 from app.admin.layout import render
 from app.core import pages, sql
+from app.core.database import Db
 from app.core.fields import Integer, integer_text
 from app.core.forms import read
 from app.core.keys import POOL
@@ -59,8 +60,6 @@ SQL = sql.load(
     "path_choices",
     "rider_choices",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 async def path_choices(db: Db) -> list[asyncpg.Record]:

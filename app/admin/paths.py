@@ -15,6 +15,7 @@ from marshmallow import ValidationError, validate
 
 from app.admin.layout import render
 from app.core import pages, sql
+from app.core.database import Db
 from app.core.fields import Integer, Text, integer_text
 from app.core.forms import field_errors
 from app.core.keys import POOL
@@ -77,8 +78,6 @@ SQL = sql.load(
     "path_assignments",
     "course_choices",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 async def path_list(db: Db) -> list[asyncpg.Record]:

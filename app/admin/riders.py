@@ -196,10 +196,15 @@ async def rider_page(request: web.Request) -> web.Response:
     return await _rider_page(request, request.match_info["rider_id"])
 
 
+async def _posted(request: web.Request, form) -> tuple[str, dict, dict]:
+    """The rider of the address, and the posted form's values and errors."""
+    values, errors = read(form, await request.post())
+    return request.match_info["rider_id"], values, errors
+
+
 @routes.post(RIDER + "/status")
 async def set_status(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    values, errors = read(RiderStatusForm(), await request.post())
+    rider_id, values, errors = await _posted(request, RiderStatusForm())
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
     async with request.app[POOL].acquire() as conn, conn.transaction():
@@ -259,8 +264,7 @@ async def revoke_rider_links(request: web.Request) -> web.Response:
 
 @routes.post(RIDER + "/flags")
 async def add_flag(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    values, errors = read(RiderFlagForm(), await request.post())
+    rider_id, values, errors = await _posted(request, RiderFlagForm())
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
     pool = request.app[POOL]
@@ -279,8 +283,7 @@ async def add_flag(request: web.Request) -> web.Response:
 
 @routes.post(RIDER + "/assignments")
 async def assign_rider_path(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    values, errors = read(RiderPathForm(), await request.post())
+    rider_id, values, errors = await _posted(request, RiderPathForm())
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
     async with request.app[POOL].acquire() as conn:

@@ -88,10 +88,7 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
 
 @routes.post("/admin/sign-out")
 async def sign_out(request: web.Request) -> web.StreamResponse:
-    await sessions.revoke(request.app[POOL], sessions.ADMIN, request)
-    response = pages.see_other("/admin/sign-in")
-    sessions.clear_cookie(response, sessions.ADMIN)
-    return response
+    return await sessions.sign_out(request, sessions.ADMIN, pages.see_other("/admin/sign-in"))
 
 
 def _setup_page(request, status=200, *, values, errors=None):

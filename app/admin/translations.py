@@ -28,12 +28,17 @@ async def _translation_page(request, course, language, *, values, errors=None, s
     return render(request, "admin/courses/translation.html", context, status=status)
 
 
-@routes.get(COURSE + "/translations/" + LANGUAGE)
-async def translation_page(request: web.Request) -> web.Response:
-    language = request.match_info["language"]
+async def _course_to_translate(request: web.Request):
+    """The address's language and course (in its own language); 404 without content."""
     course = await read_course_or_404(request)
     if not course.has_content:
         raise web.HTTPNotFound
+    return request.match_info["language"], course
+
+
+@routes.get(COURSE + "/translations/" + LANGUAGE)
+async def translation_page(request: web.Request) -> web.Response:
+    language, course = await _course_to_translate(request)
     translated = await read_course_or_404(request, language)
     values = {"title": "", "lessons": [{}] * len(course.lessons), "quiz": [{}] * len(course.quiz)}
     if translated.language == language:
@@ -49,10 +54,7 @@ async def translation_page(request: web.Request) -> web.Response:
 @routes.post(COURSE + "/translations/" + LANGUAGE)
 async def save_translation(request: web.Request) -> web.Response:
     """An admin's translation is a reviewed one."""
-    language = request.match_info["language"]
-    course = await read_course_or_404(request)
-    if not course.has_content:
-        raise web.HTTPNotFound
+    language, course = await _course_to_translate(request)
     values, translation, errors = read_translation(
         TranslationSchema(), await request.post(), course
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import uuid
 
-import asyncpg
 import structlog
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate
@@ -14,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sql
+from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL
 from app.webhooks import events, signing
@@ -34,7 +34,6 @@ SQL = sql.load(
     "replay_webhook_delivery",
 )
 
-Db = asyncpg.Connection | asyncpg.Pool
 
 # The latest deliveries an endpoint's page lists.
 PAGE_SIZE = 50

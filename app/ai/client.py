@@ -10,6 +10,7 @@ before storing anything); `stream` yields an answer's text as it arrives. Every 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from collections.abc import AsyncIterator
 from types import ModuleType
@@ -99,6 +100,9 @@ class Provider:
             if self._client is None:
                 await asyncio.to_thread(asyncio.run, warm_up(self._settings))
                 self._client = _openai_client(self._settings, self._http_client)
+                # The package's modules and models live as long as the process, like the
+                # objects frozen at start (app.web.freeze_startup_objects).
+                gc.freeze()
         return self._client
 
     async def close(self) -> None:

@@ -8,6 +8,7 @@ from datetime import timedelta
 import asyncpg
 
 from app.core import sql
+from app.core.database import Db
 from app.core.http import MiB
 
 SQL = sql.load(
@@ -31,8 +32,6 @@ SQL = sql.load(
     "lock_rider_questions",
     "record_question",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 # A generation job's file is stored in chunks of this size (see migration 0016).

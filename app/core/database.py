@@ -18,6 +18,9 @@ import orjson
 from app.core import sql
 from app.core.config import Settings
 
+# What a query function takes: a connection (inside a transaction) or the pool.
+Db = asyncpg.Connection | asyncpg.Pool
+
 CONNECT_TIMEOUT = 10
 # A request waits at most this long for a pooled connection, then answers 500 (retry later):
 # a full pool must not queue requests for minutes.

@@ -16,7 +16,8 @@ from aiohttp import web
 
 from app.core import sql
 from app.core.config import Settings
-from app.core.keys import SETTINGS
+from app.core.database import Db
+from app.core.keys import POOL, SETTINGS
 
 SQL = sql.load(
     "web",
@@ -70,7 +71,7 @@ def _hash(session_id: str) -> bytes:
 
 
 async def create(
-    conn: asyncpg.Connection | asyncpg.Pool,
+    conn: Db,
     kind: Kind,
     *,
     admin_id: int | None = None,
@@ -108,15 +109,24 @@ async def revoke(pool: asyncpg.Pool, kind: Kind, request: web.Request) -> None:
         await pool.execute(SQL.delete_session, _hash(session_id))
 
 
-async def revoke_admin(conn: asyncpg.Connection | asyncpg.Pool, admin_id: int) -> None:
+async def sign_out(
+    request: web.Request, kind: Kind, response: web.StreamResponse
+) -> web.StreamResponse:
+    """The request's session of `kind` ends, and `response` clears its cookie."""
+    await revoke(request.app[POOL], kind, request)
+    clear_cookie(response, kind)
+    return response
+
+
+async def revoke_admin(conn: Db, admin_id: int) -> None:
     await conn.execute(SQL.delete_admin_sessions, admin_id)
 
 
-async def revoke_rider(conn: asyncpg.Connection | asyncpg.Pool, rider_id: str) -> None:
+async def revoke_rider(conn: Db, rider_id: str) -> None:
     await conn.execute(SQL.delete_rider_sessions, rider_id)
 
 
-async def revoke_riders(conn: asyncpg.Connection | asyncpg.Pool, rider_ids: list[str]) -> None:
+async def revoke_riders(conn: Db, rider_ids: list[str]) -> None:
     """Ends every session of these riders in one statement (a bulk save's PIN or status)."""
     await conn.execute(SQL.delete_riders_sessions, rider_ids)
 

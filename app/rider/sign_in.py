@@ -91,7 +91,4 @@ def signed_in(request: web.Request, session_id: str) -> web.Response:
 
 @routes.post("/sign-out")
 async def sign_out(request: web.Request) -> web.StreamResponse:
-    await sessions.revoke(request.app[POOL], sessions.RIDER, request)
-    response = pages.see_other("/")
-    sessions.clear_cookie(response, sessions.RIDER)
-    return response
+    return await sessions.sign_out(request, sessions.RIDER, pages.see_other("/"))

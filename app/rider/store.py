@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from app.core import sql
+from app.core.database import Db
 from app.training import cursor
 from app.training import store as training
 from app.training.results import merge_results
@@ -29,8 +30,6 @@ SQL = sql.load(
     "proof",
     "verify_proof",
 )
-
-Db = asyncpg.Connection | asyncpg.Pool
 
 
 @dataclass(frozen=True)
