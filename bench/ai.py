@@ -18,7 +18,8 @@ import aiohttp
 from aiohttp import web
 
 from app.admin import accounts
-from app.ai import assistant, jobs, sources, store
+from app.ai import assistant, sources, store
+from app.ai import runner as ai_runner
 from app.ai.client import Provider
 from app.core import database, sessions
 from app.core.config import Settings
@@ -240,7 +241,7 @@ async def _generation(url: str) -> bool:
         job_id = await store.add_generation_job(pool, None, pdf, "handbook.pdf")
         job = await store.claim_job(pool, "bench")
         started = time.perf_counter()
-        await jobs.run(pool, provider, job)
+        await ai_runner.run(pool, provider, job)
         total = time.perf_counter() - started
         status = await pool.fetchval("SELECT status FROM ai_jobs WHERE job_id = $1", job_id)
         assert status == "succeeded", status
@@ -322,7 +323,7 @@ async def _loop_lag(url: str) -> bool:
         {**BENCH_KEYS, **AI_ENV, **SECRET, "AI_BASE_URL": f"{fake_url}/v1"}
     )
     app = create_app(settings, url)
-    jobs.setup(app)
+    ai_runner.setup(app)
     freeze_startup_objects(app)  # as `serve` does
     runner, base = await _serve(app)
     async with database.connect(url) as conn:

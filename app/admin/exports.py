@@ -13,15 +13,15 @@ export never looks like a complete, shorter file. The database renders each row 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, date, datetime, timedelta
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
 
 import asyncpg
 from aiohttp import web
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, validate
 
 from app.admin.csv_riders import FIELDS
-from app.admin.messages import MESSAGE_KINDS, MESSAGE_STATUSES
+from app.admin.messages import MessageFilters, message_filters
 from app.admin.riders import RiderFilters
 from app.admin.search import matching_riders_parameters
 from app.core import database, html, sql
@@ -60,14 +60,8 @@ class RiderFiltersQuery(RiderFilters, ExportQuery):
     """The riders list's filters and the part."""
 
 
-class MessageFiltersQuery(ExportQuery):
-    """The messages page's filters (`/admin/messages`); `from` and `to` are UTC dates, both
-    included."""
-
-    status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
-    kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
-    from_ = fields.Date(data_key="from", format="%Y-%m-%d")
-    to = fields.Date(format="%Y-%m-%d")
+class MessageFiltersQuery(MessageFilters, ExportQuery):
+    """The messages page's filters (`/admin/messages`) and the part."""
 
 
 @contextlib.asynccontextmanager
@@ -140,21 +134,6 @@ def rider_filters(values: dict) -> list:
     return [*filters, any(value is not None for value in filters)]
 
 
-def message_filters(values: dict) -> list:
-    """Status, kind and the UTC day range [from, to + 1 day) of the messages page."""
-    start, end = values.get("from_"), values.get("to")
-    return [
-        values.get("status"),
-        values.get("kind"),
-        utc_midnight(start) if start else None,
-        utc_midnight(end, days=1) if end else None,
-    ]
-
-
-def utc_midnight(day: date, days: int = 0) -> datetime:
-    return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=days)
-
-
 def part_count(rows: int) -> int:
     """Parts of an export of `rows` data rows; an empty export is one file with its header."""
     return max(1, -(-rows // ROWS_PER_PART))
@@ -195,6 +174,28 @@ async def csv_lines(batches: AsyncIterator[Sequence[Sequence[str]]]) -> AsyncIte
     """The text of batches of rows the database rendered as CSV lines."""
     async for batch in batches:
         yield "".join([line for (line,) in batch])
+
+
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
+
+
+def _csv_cell(value) -> str:
+    """A CSV cell as admin_csv_text (sql/admin/functions) writes the exports' free text, for
+    rows made in Python (the reports):
+    empty for None, quoted when needed, and a leading ' for a text a spreadsheet would run as
+    a formula (a cell that is entirely a number needs none)."""
+    if value is None:
+        return ""
+    text = str(value)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.match(text):
+        return "\"'" + text.replace('"', '""') + '"'
+    if any(c in text for c in '",\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def csv_rows(rows: Iterable[Sequence]) -> str:
+    return "".join(",".join(_csv_cell(cell) for cell in row) + "\r\n" for row in rows)
 
 
 async def stream_csv(

@@ -24,13 +24,15 @@ MESSAGE_STATUSES = ("sent", "failed", "logged")
 MESSAGE_KINDS = ("reminder", "flag")
 
 
-class MessagesQuery(Schema):
+class MessageFilters(Schema):
+    """The messages page's filters, which its CSV export takes too: `from` and `to` are UTC
+    days, both included."""
+
     status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
     kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
     # `from` is a Python keyword: the field is `since` with the query name `from`.
     since = fields.String(data_key="from", validate=validate.Regexp(DAY, error=DAY_ERROR))
     until = fields.String(data_key="to", validate=validate.Regexp(DAY, error=DAY_ERROR))
-    before = fields.String(validate=validate.Regexp(ASCII_DIGITS, error="Not a message."))
 
     @validates_schema
     def _real_days(self, data: dict, **_) -> None:
@@ -44,6 +46,25 @@ class MessagesQuery(Schema):
                     raise ValidationError(DAY_ERROR, key)
 
 
+class MessagesQuery(MessageFilters):
+    before = fields.String(validate=validate.Regexp(ASCII_DIGITS, error="Not a message."))
+
+
+def message_filters(values: dict) -> list:
+    """Status, kind and the UTC day range [from, to + 1 day), as the page's and the export's
+    statements take them."""
+    return [
+        values.get("status"),
+        values.get("kind"),
+        _day_start(values["since"]) if "since" in values else None,
+        _day_start(values["until"]) + timedelta(days=1) if "until" in values else None,
+    ]
+
+
+def _day_start(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
+
+
 SQL = sql.load(
     "admin",
     "messages_page",
@@ -51,27 +72,16 @@ SQL = sql.load(
 
 
 async def messages_page(
-    pool: asyncpg.Pool, before: int | None, filters: dict, limit: int
+    pool: asyncpg.Pool, before: int | None, filters: list, limit: int
 ) -> list[asyncpg.Record]:
+    """`filters` as `message_filters` makes them."""
     async with database.planned_per_call(pool, readonly=True) as conn:
-        return await conn.fetch(
-            SQL.messages_page,
-            before,
-            filters.get("status"),
-            filters.get("kind"),
-            filters.get("since"),
-            filters.get("until"),
-            limit,
-        )
+        return await conn.fetch(SQL.messages_page, before, *filters, limit)
 
 
 PAGE_SIZE = 50
 # The query's names, as the export link passes them on.
 FILTERS = {"status": "status", "kind": "kind", "since": "from", "until": "to"}
-
-
-def _day_start(day: str) -> datetime:
-    return datetime.combine(date.fromisoformat(day), time(), tzinfo=UTC)
 
 
 @routes.get("/admin/messages")
@@ -88,15 +98,8 @@ async def messages_list(request: web.Request) -> web.Response:
         filters = {key: values[key] for key in FILTERS.values() if key in values}
         return render(request, "admin/messages.html", {**context, "filters": filters}, status=400)
     filters = {query: values[name] for name, query in FILTERS.items() if name in values}
-    # UTC days, both ends included: "to" runs until the next day's start.
-    between = {
-        "status": values.get("status"),
-        "kind": values.get("kind"),
-        "since": _day_start(values["since"]) if "since" in values else None,
-        "until": _day_start(values["until"]) + timedelta(days=1) if "until" in values else None,
-    }
     before = int(values["before"]) if "before" in values else None
-    rows = await messages_page(request.app[POOL], before, between, PAGE_SIZE + 1)
+    rows = await messages_page(request.app[POOL], before, message_filters(values), PAGE_SIZE + 1)
     context["filters"] = filters
     context["messages"] = rows[:PAGE_SIZE]
     if len(rows) > PAGE_SIZE:

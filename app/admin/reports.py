@@ -13,7 +13,6 @@ length; each page says when it was counted.
 from __future__ import annotations
 
 import asyncio
-import re
 import uuid
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
@@ -24,8 +23,9 @@ from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app.admin.assign import rider_choices
-from app.admin.exports import stream_csv
+from app.admin.exports import csv_rows, stream_csv
 from app.admin.layout import render
+from app.admin.report_charts import ATTEMPT_BUCKETS, SCORE_BUCKETS, charts, course_charts
 from app.core import database, html, sql
 from app.core.fields import Text
 from app.core.forms import read
@@ -55,9 +55,6 @@ SQL = sql.load(
 )
 
 MAX_CITIES = 50
-# The buckets of the distributions: attempts to pass 1…5 (5: five or more), score tenths.
-ATTEMPT_BUCKETS = (1, 2, 3, 4, 5)
-SCORE_BUCKETS = tuple(range(10))
 
 
 class ReportFilters(Schema):
@@ -176,71 +173,6 @@ def _filters(request: web.Request) -> tuple[dict, dict]:
     return read(ReportFilters(), request.query)
 
 
-def _riders_link(market: str, city: str | None) -> str:
-    """The riders list of that market and city with an overdue assignment (a rider without a
-    city: the market's)."""
-    filters = {"market": market, **({"city": city} if city else {}), "overdue": "1"}
-    return "/admin/riders?" + urlencode(filters)
-
-
-def _charts(paths, weeks, overdue) -> dict:
-    """The reports page's rows as its charts draw them (admin/charts.html)."""
-    return {
-        "paths_chart": [
-            {
-                "label": row["path"],
-                "value": row["completion_rate"],
-                "text": f"{row['completion_rate']}% ({row['completed']} of {row['assigned']})",
-            }
-            for row in paths
-        ],
-        "weeks_chart": [
-            {
-                "label": row["week"][-3:],
-                "values": {"completions": row["completions"], "assignments": row["assignments"]},
-            }
-            for row in weeks
-        ],
-        "weeks_top": max([1, *(max(row["completions"], row["assignments"]) for row in weeks)]),
-        "overdue_chart": [
-            {
-                "label": f"{row['city'] or '(no city)'}, {row['market']}",
-                "city": row["city"] or "(no city)",
-                "market": row["market"],
-                "value": row["overdue"],
-                "text": str(row["overdue"]),
-                "href": _riders_link(row["market"], row["city"]),
-            }
-            for row in overdue
-        ],
-    }
-
-
-def _course_charts(report: dict) -> dict:
-    return {
-        "questions_chart": [
-            {
-                "label": f"{row['question'] + 1}. {row['text']}",
-                "value": row["correct_rate"],
-                "text": f"{row['correct_rate']}%",
-            }
-            for row in report["questions"]
-        ],
-        "attempts_chart": [
-            {"label": f"{n}{'+' * (n == ATTEMPT_BUCKETS[-1])}", "value": count, "text": str(count)}
-            for n, count in report["attempts"]
-        ],
-        "scores_chart": [
-            {
-                "label": f"{10 * n}–{10 * n + 9 + (n == SCORE_BUCKETS[-1])}",
-                "value": count,
-                "text": str(count),
-            }
-            for n, count in report["scores"]
-        ],
-    }
-
-
 async def _page_context(request: web.Request) -> tuple[dict, dict]:
     """The filters read from the address, and what every report page shows with them."""
     values, errors = _filters(request)
@@ -273,7 +205,7 @@ async def reports_page(request: web.Request) -> web.Response:
         _fetch(pool, SQL.report_courses),
     )
     context |= {"paths": paths, "weeks": weeks, "overdue": overdue, "courses": courses}
-    context |= _charts(paths, weeks, overdue)
+    context |= charts(paths, weeks, overdue)
     return render(request, "admin/reports.html", context)
 
 
@@ -300,31 +232,11 @@ async def course_report_page(request: web.Request) -> web.Response:
     if context["errors"]:
         return render(request, "admin/report_course.html", context, status=400)
     report = await course_report(request.app[READ_POOL], course, values)
-    context |= report | _course_charts(report)
+    context |= report | course_charts(report)
     return render(request, "admin/report_course.html", context)
 
 
 # CSV: the report's rows with DESIGN §14's columns, free text through the formula guard.
-
-_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
-
-
-def csv_cell(value) -> str:
-    """A CSV cell as admin_csv_text (sql/admin/functions) writes the exports' free text:
-    empty for None, quoted when needed, and a leading ' for a text a spreadsheet would run as
-    a formula (a cell that is entirely a number needs none)."""
-    if value is None:
-        return ""
-    text = str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.match(text):
-        return "\"'" + text.replace('"', '""') + '"'
-    if any(c in text for c in '",\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def csv_text(rows: Iterable[Sequence]) -> str:
-    return "".join(",".join(csv_cell(cell) for cell in row) + "\r\n" for row in rows)
 
 
 async def _csv(request: web.Request, name: str, columns: Sequence[str], rows_of):
@@ -334,7 +246,7 @@ async def _csv(request: web.Request, name: str, columns: Sequence[str], rows_of)
     if errors:
         field, message = next(iter(errors.items()))
         return html.page(400, "This report cannot be made", f"{field}: {message}")
-    text = csv_text(await rows_of(values))
+    text = csv_rows(await rows_of(values))
 
     async def chunks() -> AsyncIterator[str]:
         yield text

@@ -275,8 +275,10 @@ async def test_messages_export_guards_the_error_text(admin_client, db):
         ("completions.csv?part=1.0", "part: Not a valid integer."),
         ("messages.csv?status=queued", "status: Must be one of"),
         ("messages.csv?kind=sms", "kind: Must be one of"),
-        ("messages.csv?from=2026-13-01", "from: Not a valid date."),
-        ("messages.csv?to=yesterday", "to: Not a valid date."),
+        ("messages.csv?from=2026-13-01", "from: Enter a date as YYYY-MM-DD."),
+        ("messages.csv?to=yesterday", "to: Enter a date as YYYY-MM-DD."),
+        # The day after it would be past the calendar's end.
+        ("messages.csv?to=9999-12-31", "to: Enter a date as YYYY-MM-DD."),
     ],
 )
 async def test_a_bad_filter_or_part_is_a_400_page(admin_client, db, path, message):
