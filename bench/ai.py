@@ -266,8 +266,9 @@ def _big_pdf(size: int) -> bytes:
     return make_pdf(pages, random.Random(5).randbytes(size - text_only - 100))
 
 
-async def _curl_upload(url: str, path: Path, cookie: str) -> tuple[int, str]:
-    """Upload with curl, another process: the probed loop does only the server's work."""
+async def _curl_upload(url: str, path: Path, cookie: str, token: str) -> tuple[int, str]:
+    """Upload with curl, another process: the probed loop does only the server's work. The
+    CSRF token is the form's first part, as a browser sends it (app/core/csrf.py)."""
     process = await asyncio.create_subprocess_exec(
         "curl",
         "-s",
@@ -277,6 +278,8 @@ async def _curl_upload(url: str, path: Path, cookie: str) -> tuple[int, str]:
         "%{http_code} %{redirect_url}",
         "-H",
         f"Cookie: admin_session={cookie}",
+        "-F",
+        f"csrf_token={token}",
         "-F",
         f"file=@{path}",
         url,
@@ -300,11 +303,11 @@ async def _upload_and_wait(base: str, pdf: Path, marks: list) -> None:
             },
         )
         page = await (await client.get(f"{base}/admin/knowledge")).text()
-        token = re.search(r'csrf_token=([^"&]+)"', page).group(1)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         cookie = client.cookie_jar.filter_cookies(f"{base}/admin")["admin_session"].value
         for path in ("/admin/knowledge", "/admin/courses/generate"):
             marks.append((time.perf_counter(), f"upload to {path}"))
-            status, location = await _curl_upload(f"{base}{path}?csrf_token={token}", pdf, cookie)
+            status, location = await _curl_upload(f"{base}{path}", pdf, cookie, token)
             assert status == 303, (path, status)
         marks.append((time.perf_counter(), "waiting for the job"))
         while 'data-job-status="running"' in await (await client.get(location)).text():

@@ -36,7 +36,7 @@ MALFORMED = (ValueError, TypeError, AttributeError, KeyError, IndexError)
 def _libraries() -> tuple[ModuleType, ModuleType]:
     """The openai package and the HTTP library under it (httpx2; httpx before openai 3), whose
     errors reading a stream can raise unwrapped. Imported on first use, not at start: they
-    are a third of a web process's memory, and most servers never call the AI."""
+    are a third of a web process's memory, which a server without AI never needs."""
     import openai
 
     try:

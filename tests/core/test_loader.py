@@ -12,6 +12,7 @@ from app.core.loader import (
     read_document,
     schema_validator,
 )
+from tests.conftest import make_settings
 
 
 class ColourSchema(Schema):
@@ -118,3 +119,18 @@ def test_read_document_errors(tmp_path):
     array.write_bytes(orjson.dumps([1]))
     with pytest.raises(LoadError, match="must be a JSON object of sections"):
         read_document(array)
+
+
+def _hue_from_settings(records, settings):
+    # Stands for what a section takes from the configuration (the riders' PIN pepper).
+    return [{**record, "hue": settings.port} for record in records]
+
+
+async def test_a_sections_prepare_reads_the_settings_before_the_write(colours):
+    section = Section(
+        "colours", schema_validator(ColourSchema), write_colours, prepare=_hue_from_settings
+    )
+    document = {"colours": [{"name": "red", "hue": 0}]}
+    settings = make_settings(PORT="9123")
+    await load_document(colours, document, [section], settings=settings)
+    assert await colours.fetch("SELECT name, hue FROM colours") == [("red", 9123)]
