@@ -2,7 +2,7 @@
 
 `bearer_key`: `x-api-key: <key>` or `Authorization: Bearer <key>`; `x-api-key` wins when both
 are sent. Missing or wrong key: 401 `Invalid API key`; no key configured: 503. A package with
-another header builds its guard on `configured_key` and `same_key` (the shop's `app/shop/auth.py`).
+another header builds its own guard on `configured_key` and `same_key`.
 """
 
 from __future__ import annotations
