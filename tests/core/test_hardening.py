@@ -188,6 +188,8 @@ async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monke
     assert again.status == 200
 
 
+# Directly the service sends them at connect time; through PgBouncer its connect query sets them.
+@pytest.mark.direct
 async def test_pooled_sessions_have_statement_and_idle_transaction_limits(client):
     async with client.app[POOL].acquire() as conn:
         assert await conn.fetchval("SHOW statement_timeout") == "1min"
