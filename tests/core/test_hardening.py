@@ -140,6 +140,8 @@ async def test_json_answers_are_not_cacheable(client):
         assert response.headers["Cache-Control"] == "no-store"
 
 
+# The errors of an outage differ directly (dropped sessions) and behind a pooler (its refusals).
+@pytest.mark.direct
 async def test_an_outage_logs_one_line_per_kind_not_a_traceback_per_request(
     client, database_down, monkeypatch
 ):
