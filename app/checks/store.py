@@ -14,6 +14,7 @@ from app.core.loader import columns, json_text
 SQL = sql.load(
     "checks",
     "select_checks",
+    "select_rider_checks",
     "select_questions",
     "select_question_snapshots",
     "existing_checks",
@@ -51,6 +52,19 @@ CHECK_FILTERS = (
     "is_validation",
     "license_plate",
 )
+
+
+async def rider_checks(pool: asyncpg.Pool, filters: dict[str, Any]) -> list[Any] | None:
+    """The rendered checks (1-column rows of JSON text) when `filters` is a lone rider_id and
+    the rider has at most FETCH_ROWS of them, in one round trip to PostgreSQL; otherwise None,
+    and check_batches streams the answer. On a busy machine each round trip waits for both
+    processes to be scheduled: the stream's transaction and cursor cost three, where one
+    rider's query runs in a fraction of a millisecond."""
+    if filters.keys() != {"rider_id"}:
+        return None
+    async with pool.acquire() as conn:
+        rows = await conn.fetch(SQL.select_rider_checks, filters["rider_id"], FETCH_ROWS + 1)
+    return rows if len(rows) <= FETCH_ROWS else None
 
 
 @contextlib.asynccontextmanager
