@@ -74,7 +74,7 @@ async def check_batches(pool: asyncpg.Pool, filters: dict[str, Any]) -> AsyncIte
     the query stops even when the batches were not read to the end."""
     async with database.planned_per_call(pool, readonly=True) as conn:
         # Iterated, the cursor binds and fetches its first FETCH_ROWS rows in one round trip
-        # and knows from a short fetch that it is exhausted: one rider's checks cost a single
+        # and knows from a short fetch that it is exhausted: a short answer costs a single
         # round trip besides the transaction's.
         rows = conn.cursor(
             SQL.select_checks, *(filters.get(f) for f in CHECK_FILTERS), prefetch=FETCH_ROWS
