@@ -171,11 +171,9 @@ async def insert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None
         await conn.copy_records_to_table("checks", records=rows, columns=CHECK_COLUMNS)
 
 
-async def update_checks(conn: asyncpg.Connection, rows: list[tuple]) -> None:
-    """Stage rows of existing checks (as for insert_checks) by COPY, then update them in one
-    statement."""
-    if not rows:
-        return
+async def update_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
+    """Stage rows of existing checks (as for insert_checks; consumed while COPY sends them) by
+    COPY, then update them in one statement."""
     await conn.execute(SQL.create_staged_checks)
     async with database.json_as_text(conn):
         await conn.copy_records_to_table("staged_checks", records=rows, columns=CHECK_COLUMNS)
