@@ -98,22 +98,9 @@ def plain_first_loader(schema: type[Schema], plain: PlainReader) -> Callable[[in
     return load
 
 
-def plain_first_validator(schema: type[Schema], plain: PlainReader) -> Validator:
-    """A validator that loads every record with plain_first_loader."""
-    load = plain_first_loader(schema, plain)
-
-    def validate(records: list[Any]) -> list[Any]:
-        return [load(index, record) for index, record in enumerate(records)]
-
-    return validate
-
-
-def validated(
-    schema: type[Schema], *checks: Validator, plain: PlainReader | None = None
-) -> Validator:
-    """Load every record with `schema` (or `plain` first), then run each check over the
-    section."""
-    load = schema_validator(schema) if plain is None else plain_first_validator(schema, plain)
+def validated(schema: type[Schema], *checks: Validator) -> Validator:
+    """Load every record with `schema`, then run each check over the section."""
+    load = schema_validator(schema)
 
     def validate(records: list[Any]) -> list[Any]:
         records = load(records)
