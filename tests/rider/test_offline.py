@@ -8,6 +8,9 @@ import asyncio
 import json
 import urllib.request
 
+import aiohttp
+import pytest
+
 from app.rider.layout import rider_key
 from app.rider.texts import LANGUAGES, TEXTS
 from tests.rider.rows import API_KEY, add_course, add_path, assign
@@ -262,3 +265,42 @@ async def test_the_offline_pages_have_no_axe_violation_in_four_languages(live_se
             assert await page.get_attribute("html", "lang") == language
             await _fits_the_phone(page)
             await no_axe_violation(page)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_in_flight_mode_every_lesson_opens_and_the_quiz_counts_once_on_landing(
+    live_server, db, browser, language
+):
+    texts = {key: text[language] for key, text in TEXTS.items()}
+    rider = {"riderId": "R-9", "name": "Sara Ali", "market": "AE", "pin": "2468"}
+    async with aiohttp.ClientSession(live_server, headers=API_KEY) as api:
+        saved = await api.post("/api/v1/riders", json={"riders": [{**rider, "language": language}]})
+        assert saved.status == 200
+        course = await add_course(db, "Food safety", lessons=3)
+        await assign(db, "R-9", await add_path(db, "Starter", [course]))
+        context = await browser.new_context(viewport=PHONE)
+        page = await context.new_page()
+        await _sign_in(page, live_server, "R-9")
+        await page.wait_for_function("navigator.serviceWorker.controller !== null")
+        await _copy_kept(page, "R-9", 1 + 1 + 3 + 1)  # /training, the course, 3 lessons, quiz
+
+        await context.set_offline(True)
+        for lesson in (1, 2, 3):
+            await page.goto(f"{live_server}/training/courses/{course}/lessons/{lesson}")
+            assert await page.text_content("h1") == f"Lesson {lesson}"
+            assert await page.text_content("#offline-line") == texts["offline_line"]
+        await _fits_the_phone(page)
+        await page.screenshot(path=SCREENSHOTS / f"rider-flight-mode-lesson-{language}.png")
+        await page.goto(f"{live_server}/training/courses/{course}/quiz")
+        await _answer_quiz(page)
+        assert await page.text_content("h1") == texts["answers_saved_title"]
+        waiting = texts["answers_waiting"].format(count=1)
+        assert await page.text_content("#answers-waiting") == waiting
+
+        await context.set_offline(False)  # landed
+        await page.goto(f"{live_server}/training")
+        await _eventually(lambda: _nothing_waits(page), "the answer is sent")
+        completions = await (await api.get("/api/v1/completions")).json()
+        (completion,) = completions["data"]
+        assert completion["courseId"] == str(course) and completion["attempts"] == 1
+        await context.close()
