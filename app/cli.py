@@ -163,12 +163,12 @@ def _after_load():
 
 
 async def _load_files(url: str, paths: list[Path]) -> None:
+    sections = _sections()
+    streamed = {section.name for section in sections if section.streamed}
     async with database.connect(url) as conn:
         for path in paths:
-            document = read_document(path)
-            counts = await load_document(
-                conn, document, _sections(), _after_load(), source=str(path)
-            )
+            document = read_document(path, streamed)
+            counts = await load_document(conn, document, sections, _after_load(), source=str(path))
             summary = ", ".join(f"{name} {count}" for name, count in counts.items()) or "nothing"
             print(f"{path}: loaded {summary}")
 

@@ -13,7 +13,7 @@ from app.checks.schemas import (
     QuestionerQuerySchema,
     QuestionSchema,
 )
-from app.checks.streaming import MAX_STREAMS, STREAMS, stream_array
+from app.checks.streaming import MAX_STREAMS, STREAMS, array_response, stream_array
 from app.core.auth import bearer_key
 from app.core.http import json_response
 from app.core.keys import POOL, READ_POOL
@@ -57,7 +57,10 @@ api = functools.partial(
 )
 async def list_checks(request: web.Request) -> web.StreamResponse:
     filters = parse_query(_checks_query, request.query)
-    async with STREAMS.slot(), store.check_batches(request.app[READ_POOL], filters) as batches:
+    pool = request.app[READ_POOL]
+    if (rows := await store.rider_checks(pool, filters)) is not None:
+        return array_response(rows)
+    async with STREAMS.slot(), store.check_batches(pool, filters) as batches:
         return await stream_array(request, batches)
 
 

@@ -57,6 +57,16 @@ async def _chunks(batches: Batches, first: Sequence[Sequence[str]]) -> AsyncIter
     yield opening + ",".join(pending) + "]" if pending or opening == "[" else "]"
 
 
+def array_response(rows: Sequence[Sequence[str]]) -> web.Response:
+    """200 with the JSON array of `rows` (1-column rows of an element's JSON text), sent whole
+    with its length."""
+    return web.Response(
+        text="[" + ",".join(text for (text,) in rows) + "]",
+        content_type="application/json",
+        charset="utf-8",
+    )
+
+
 async def stream_array(request: web.Request, batches: Batches) -> web.StreamResponse:
     """Answer 200 with the JSON array of the elements in `batches` (lists of 1-column rows).
 
@@ -69,12 +79,8 @@ async def stream_array(request: web.Request, batches: Batches) -> web.StreamResp
     """
     first = await _next(batches)
     second = await _next(batches) if first else ()
-    if not second:  # the whole array is in hand (one rider's checks): one plain response
-        return web.Response(
-            text="[" + ",".join(text for (text,) in first) + "]",
-            content_type="application/json",
-            charset="utf-8",
-        )
+    if not second:  # the whole array is in hand: one plain response
+        return array_response(first)
     response = web.StreamResponse()
     response.content_type = "application/json"
     response.charset = "utf-8"

@@ -6,14 +6,17 @@ the first invalid record rejects the whole file with a message naming section, i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+import ijson
 import orjson
 from marshmallow import Schema, ValidationError
+
+from app.core import json_stream
 
 
 class LoadError(Exception):
@@ -34,9 +37,14 @@ Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
 
 @dataclass(frozen=True)
 class Section:
+    """`streamed`: read from a file, the section's records come as a sized iterable that
+    reads them again on each iteration (json_stream.Records), never as one list; `validate`
+    and `write` then pass over them without holding them."""
+
     name: str
     validate: Validator
     write: Writer
+    streamed: bool = False
 
 
 def _first_error(messages: Any, path: str = "") -> tuple[str, str]:
@@ -72,33 +80,27 @@ def _record_error(index: int, messages: Any) -> RecordError:
 PlainReader = Callable[[Any], Any | None]
 
 
-def plain_first_validator(schema: type[Schema], plain: PlainReader) -> Validator:
-    """A validator for big sections: `plain` loads the records of the usual shape quickly (it
-    returns what the schema would, or None); the schema loads the others and words their
-    errors."""
+def plain_first_loader(schema: type[Schema], plain: PlainReader) -> Callable[[int, Any], Any]:
+    """A loader of one record of a big section, given its index: `plain` loads the records of
+    the usual shape quickly (it returns what the schema would, or None); the schema loads the
+    others and words their errors."""
     loader = schema()
 
-    def validate(records: list[Any]) -> list[Any]:
-        loaded = []
-        for index, record in enumerate(records):
-            value = plain(record)
-            if value is None:
-                try:
-                    value = loader.load(record)
-                except ValidationError as exc:
-                    raise _record_error(index, exc.messages) from None
-            loaded.append(value)
-        return loaded
+    def load(index: int, record: Any) -> Any:
+        value = plain(record)
+        if value is None:
+            try:
+                value = loader.load(record)
+            except ValidationError as exc:
+                raise _record_error(index, exc.messages) from None
+        return value
 
-    return validate
+    return load
 
 
-def validated(
-    schema: type[Schema], *checks: Validator, plain: PlainReader | None = None
-) -> Validator:
-    """Load every record with `schema` (or `plain` first), then run each check over the
-    section."""
-    load = schema_validator(schema) if plain is None else plain_first_validator(schema, plain)
+def validated(schema: type[Schema], *checks: Validator) -> Validator:
+    """Load every record with `schema`, then run each check over the section."""
+    load = schema_validator(schema)
 
     def validate(records: list[Any]) -> list[Any]:
         records = load(records)
@@ -109,19 +111,29 @@ def validated(
     return validate
 
 
+class Unique:
+    """The values of field `name` seen so far in a section, for records checked one at a time."""
+
+    def __init__(self, name: str):
+        self.name, self.seen = name, set()
+
+    def check(self, index: int, record: Any) -> None:
+        value = record.get(self.name)
+        if value is None:
+            return
+        if value in self.seen:
+            raise RecordError(index, self.name, f"duplicate {self.name} {value!r} in this section")
+        self.seen.add(value)
+
+
 def unique(*names: str) -> Validator:
     """A check: no two records of the section share a value of any of these fields."""
 
     def check(records: list[Any]) -> list[Any]:
         for name in names:
-            seen: set[Any] = set()
+            seen = Unique(name)
             for index, record in enumerate(records):
-                value = record.get(name)
-                if value is None:
-                    continue
-                if value in seen:
-                    raise RecordError(index, name, f"duplicate {name} {value!r} in this section")
-                seen.add(value)
+                seen.check(index, record)
         return records
 
     return check
@@ -141,18 +153,34 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def read_document(path: Path) -> dict[str, Any]:
+def read_document(path: Path, streamed: Collection[str] = ()) -> dict[str, Any]:
+    """The document in `path`; the sections named in `streamed` are not held but read again
+    from the file when iterated (json_stream.Records). The whole file is parsed once here, so
+    invalid JSON anywhere is refused before anything is loaded."""
     try:
-        raw = path.read_bytes()
+        document = json_stream.read_sections(path, streamed)
     except OSError as exc:
         raise LoadError(f"{path}: cannot read file: {exc.strerror}") from None
-    try:
-        document = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise LoadError(f"{path}: invalid JSON: {exc}") from None
+    except ijson.JSONError as exc:
+        raise LoadError(f"{path}: invalid JSON: {_one_line(exc)}") from None
     if not isinstance(document, dict):
         raise LoadError(f"{path}: the document must be a JSON object of sections")
     return document
+
+
+def _one_line(exc: ijson.JSONError) -> str:
+    """The parser's message on one line: the error, then the text around it (the parser
+    prints that on a line of its own, above a line pointing into it; some messages come as
+    bytes)."""
+    message = exc.args[0] if exc.args else ""
+    if isinstance(message, bytes):
+        message = message.decode("utf-8", "replace")
+    lines = [
+        line.strip()
+        for line in str(message).splitlines()
+        if line.strip() and not line.strip().startswith("(right here)")
+    ]
+    return f"{lines[0]} near {lines[1]!r}" if len(lines) > 1 else "".join(lines)
 
 
 async def load_document(
@@ -172,7 +200,7 @@ async def load_document(
         if section.name not in document:
             continue
         records = document[section.name]
-        if not isinstance(records, list):
+        if not isinstance(records, list | json_stream.Records):
             raise LoadError(f"{source}: section {section.name} must be an array")
         try:
             validated.append((section, section.validate(records)))

@@ -1,7 +1,9 @@
 """GET /api/v2/checks: fields, order, filters, parameter errors, snapshots."""
 
+import orjson
 import pytest
 
+from app.checks.store import FETCH_ROWS
 from tests.checks.data import AUTH, answer, check, load, question
 
 
@@ -114,6 +116,52 @@ async def test_unknown_country_and_timezone_are_null_and_texts_are_escaped(clien
         "Country_code",
         "Timezone",
     ]
+
+
+async def test_one_riders_checks_are_the_bytes_the_stream_sends(client, db):
+    # A lone rider_id is answered by a statement of its own; with any other filter beside it
+    # the answer comes from the cursor stream.
+    await load(
+        db,
+        questions=[question(1), question(2, image_url=None)],
+        checks=[
+            check(
+                3,
+                rider_id=501,
+                rider_name='Zaid "Z" \\ زيد',
+                timezone=None,
+                country_code=None,
+                reported_items=["helmet", {"item": "box", "count": 2}],
+                answers=[answer(2, answer=None, score=None), answer(1)],
+            ),
+            check(4, rider_id=502),
+            check(9, rider_id=501, id_validation=False, check_date="2026-12-31 23:59:59"),
+        ],
+    )
+    alone = await client.get("/api/v2/checks?rider_id=501", headers=AUTH)
+    streamed = await client.get(
+        "/api/v2/checks?rider_id=501&check_date_from=1900-01-01", headers=AUTH
+    )
+    assert alone.status == streamed.status == 200
+    assert alone.headers["Content-Type"] == streamed.headers["Content-Type"]
+    body = await alone.read()
+    assert body == await streamed.read()
+    assert [c["ID"] for c in orjson.loads(body)] == [3, 9]
+
+
+async def test_a_rider_with_more_checks_than_a_batch_gets_all_of_them_in_order(client, db):
+    # Rider 1 has exactly a batch (answered in one statement), rider 2 one check more (the
+    # statement gives up and the stream answers); their checks alternate in ID order.
+    riders = [1, 2] * FETCH_ROWS + [2]
+    await load(
+        db,
+        questions=[question(1)],
+        checks=[check(i, rider_id=rider) for i, rider in enumerate(riders, start=1)],
+    )
+    for rider, count in [(1, FETCH_ROWS), (2, FETCH_ROWS + 1)]:
+        expected = [i for i, of in enumerate(riders, start=1) if of == rider]
+        assert len(expected) == count
+        assert await ids(client, f"?rider_id={rider}") == expected
 
 
 async def test_no_checks_is_an_empty_array(client):

@@ -1,8 +1,10 @@
 """load-data sections `questions` and `checks`: validation messages, upsert, snapshots."""
 
+import orjson
 import pytest
 
-from app.core.loader import LoadError
+from app.checks.loading import SECTIONS
+from app.core.loader import LoadError, load_document, read_document
 from tests.checks.data import answer, check, load, question
 
 
@@ -148,3 +150,42 @@ async def test_invalid_record_names_section_index_and_field_and_writes_nothing(d
         assert str(error.value).startswith(f"document: {where}: "), (where, str(error.value))
         assert await db.fetchval("SELECT count(*) FROM questions") == 0, where
         assert await db.fetchval("SELECT count(*) FROM checks") == 0, where
+
+
+async def load_file(db, path, **sections):
+    """Load `sections` as load-data does: written to a file, the checks read from it as they
+    are needed rather than held."""
+    path.write_bytes(orjson.dumps(sections))
+    streamed = {section.name for section in SECTIONS if section.streamed}
+    document = read_document(path, streamed)
+    return await load_document(db, document, SECTIONS, source=path.name)
+
+
+async def test_a_file_is_loaded_the_same_as_a_document(db, tmp_path):
+    checks = [check(i, answers=[answer(1), answer(2, question="As asked")]) for i in (3, 1, 2)]
+    counts = await load_file(
+        db, tmp_path / "f.json", questions=[question(1), question(2)], checks=checks
+    )
+    assert counts == {"questions": 2, "checks": 3}
+    stored = {r["id"]: r["answers"] for r in await db.fetch("SELECT id, answers FROM checks")}
+    assert sorted(stored) == [1, 2, 3]
+    assert [e["question"] for e in stored[1]] == ["Question 1?", "As asked"]
+    before = await snapshot(db)
+    # Again, with one check changed: only that one is rewritten (the stored ones' pass).
+    checks[1] = check(1, rider_name="Corrected", answers=checks[1]["answers"])
+    assert await load_file(db, tmp_path / "g.json", checks=checks) == {"checks": 3}
+    assert [row[:2] for row in await snapshot(db) if row not in before] == [("c", 1)]
+    assert await db.fetchval("SELECT rider_name FROM checks WHERE id = 1") == "Corrected"
+
+
+async def test_a_bad_check_late_in_a_file_is_named_and_nothing_is_written(db, tmp_path):
+    checks = [check(i) for i in range(1, 51)] + [check(51, check_date="yesterday")]
+    with pytest.raises(LoadError) as error:
+        await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks)
+    assert str(error.value).startswith("f.json: checks[50].check_date: ")
+    assert await db.fetchval("SELECT count(*) FROM questions") == 0
+
+
+async def test_checks_of_a_file_must_be_an_array(db, tmp_path):
+    with pytest.raises(LoadError, match="^f.json: section checks must be an array$"):
+        await load_file(db, tmp_path / "f.json", checks={"id": 1})

@@ -141,6 +141,10 @@ async def test_slow_readers_cannot_take_the_whole_pool(served, db, big, monkeypa
         assert other.status == 200
         questions = await session.get("/api/v2/questioner", headers=AUTH)
         assert questions.status == 200
+        # One rider's checks take no stream slot: a single statement, no cursor.
+        rider = await session.get("/api/v2/checks?rider_id=501", headers=AUTH)
+        assert rider.status == 200
+        assert [c["ID"] for c in await rider.json()] == [1]
     finally:
         for response in readers + list(refused):
             response.close()

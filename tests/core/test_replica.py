@@ -29,8 +29,8 @@ async def _feed(client) -> list[str]:
     return [record["proofCode"] for record in (await response.json())["data"]]
 
 
-async def _checks(client) -> list[int]:
-    response = await client.get("/api/v2/checks", headers=CHECKS_AUTH)
+async def _checks(client, query: str = "") -> list[int]:
+    response = await client.get(f"/api/v2/checks{query}", headers=CHECKS_AUTH)
     assert response.status == 200
     return [c["ID"] for c in orjson.loads(await response.read())]
 
@@ -83,6 +83,7 @@ async def test_the_lagging_reads_come_from_the_replica_and_fall_back_to_the_prim
         await load(db, checks=[check(2)])
         assert await _feed(client) == ["KPQRSTV2"]
         assert await _checks(client) == [1]
+        assert await _checks(client, f"?rider_id={check(2)['rider_id']}") == []
         assert await _exported_riders(client) == ["R-1"]
         # Every other read stays on the primary: the rider list page shows the new rider.
         response = await client.get("/admin/riders")
@@ -104,6 +105,7 @@ async def test_the_lagging_reads_come_from_the_replica_and_fall_back_to_the_prim
                 assert await _feed(client) == ["KPQRSTV2", "KPQRSTV3", "KPQRSTV4"]
                 assert time.monotonic() - started < 1.0
             assert await _checks(client) == [1, 2]
+            assert await _checks(client, f"?rider_id={check(2)['rider_id']}") == [2]
             assert await _exported_riders(client) == ["R-1", "R-2"]
         warnings = [
             e for e in logs if e["event"] == "replica unavailable, reading from the primary"
