@@ -13,9 +13,8 @@ WITH completed AS (
       AND training_path_passed(a.rider_id, a.path_id)
     RETURNING a.rider_id, a.path_id, a.deadline, a.completed_at, a.why
 )
-INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
-SELECT s.endpoint_id, e.event_type, e.data
+INSERT INTO webhook_deliveries (endpoint_id, event_type, rider_id, path_id, deadline,
+                                completed_at, why)
+SELECT s.endpoint_id, s.event_type, c.rider_id, c.path_id, c.deadline, c.completed_at, c.why
 FROM completed c
-CROSS JOIN LATERAL training_assignment_events(false, c.rider_id, c.path_id, c.deadline,
-                                              c.completed_at, c.why) e
-JOIN webhook_subscriptions s ON s.event_type = e.event_type
+JOIN webhook_subscriptions s ON s.event_type = 'assignment.completed'

@@ -7,7 +7,8 @@
 -- insert. With $8 true (the panel's preview) nothing is inserted and `would_create` counts the
 -- riders who would get the path (those without it open). Each assignment made writes its
 -- webhook events (`assignment.created`, and `assignment.completed` when completed at once)
--- for the endpoints subscribed, in the same statement.
+-- for the endpoints subscribed, in the same statement, as the assignment's facts (their data
+-- objects are built when sent: webhook_event_data).
 -- With $9 given (the panel's confirm: the count its preview showed), nothing is inserted
 -- unless the riders who would get the path are still $9, in this statement's snapshot.
 -- Returns path_found (0 or 1), created, and with $8 or $9 given: would_create (riders matching
@@ -69,12 +70,13 @@ created AS (
     RETURNING rider_id, path_id, deadline, completed_at, why
 ),
 events AS (
-    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
-    SELECT s.endpoint_id, e.event_type, e.data
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, rider_id, path_id, deadline,
+                                    completed_at, why)
+    SELECT s.endpoint_id, s.event_type, c.rider_id, c.path_id, c.deadline, c.completed_at, c.why
     FROM created c
-    CROSS JOIN LATERAL training_assignment_events(true, c.rider_id, c.path_id, c.deadline,
-                                                  c.completed_at, c.why) e
-    JOIN webhook_subscriptions s ON s.event_type = e.event_type
+    JOIN webhook_subscriptions s
+      ON s.event_type = 'assignment.created'
+      OR (s.event_type = 'assignment.completed' AND c.completed_at IS NOT NULL)
 )
 SELECT (SELECT count(*) FROM path) AS path_found,
        (SELECT count(*) FROM created) AS created,

@@ -78,12 +78,13 @@ created AS (
     RETURNING rider_id, path_id, deadline, completed_at, why
 ),
 events AS (
-    INSERT INTO webhook_deliveries (endpoint_id, event_type, data)
-    SELECT s.endpoint_id, e.event_type, e.data
+    INSERT INTO webhook_deliveries (endpoint_id, event_type, rider_id, path_id, deadline,
+                                    completed_at, why)
+    SELECT s.endpoint_id, s.event_type, c.rider_id, c.path_id, c.deadline, c.completed_at, c.why
     FROM created c
-    CROSS JOIN LATERAL training_assignment_events(true, c.rider_id, c.path_id, c.deadline,
-                                                  c.completed_at, c.why) e
-    JOIN webhook_subscriptions s ON s.event_type = e.event_type
+    JOIN webhook_subscriptions s
+      ON s.event_type = 'assignment.created'
+      OR (s.event_type = 'assignment.completed' AND c.completed_at IS NOT NULL)
     WHERE $3::boolean
 )
 SELECT count(*) FROM created

@@ -2,8 +2,8 @@
 -- in flight per endpoint (the claims of every process whose lease still runs count), and
 -- leases them for $2 seconds: a process that dies with claims leaves them to be claimed again
 -- after that. Run after lock_claims.sql, in its transaction; rows another transaction holds
--- are skipped (FOR UPDATE SKIP LOCKED). Returns each delivery with its endpoint's URL and
--- secret. Served by webhook_deliveries_leased (the count) and webhook_deliveries_due (what
+-- are skipped (FOR UPDATE SKIP LOCKED). Returns each delivery, its data object built from
+-- what is stored (webhook_event_data), with its endpoint's URL and secret. Served by webhook_deliveries_leased (the count) and webhook_deliveries_due (what
 -- is due, per endpoint); endpoints are few and scanned.
 WITH free AS (
     SELECT e.endpoint_id, e.url, e.secret,
@@ -32,4 +32,7 @@ UPDATE webhook_deliveries d
 SET leased_until = now() + make_interval(secs => $2)
 FROM due
 WHERE d.endpoint_id = due.endpoint_id AND d.delivery_id = due.delivery_id
-RETURNING d.endpoint_id, d.delivery_id, d.event_type, d.data, d.created_at, due.url, due.secret
+RETURNING d.endpoint_id, d.delivery_id, d.event_type,
+          webhook_event_data(d.event_type, d.data, d.rider_id, d.path_id, d.deadline,
+                             d.completed_at, d.why) AS data,
+          d.created_at, due.url, due.secret

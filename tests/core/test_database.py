@@ -1,16 +1,22 @@
 """The pool and planned_per_call: a transaction per call that commits, rolls back on failure,
-plans each statement for its values, and a connection that comes back to the pool clean."""
+plans each statement for its values, and a connection that comes back to the pool clean.
+
+In the suite's pool mode; run directly too (`direct`), where the pool keeps a statement cache
+and a connection is one server session throughout."""
 
 import asyncpg
 import pytest
 
 from app.core import database
+from tests.conftest import POOL_MODE
+
+pytestmark = pytest.mark.direct
 
 
 @pytest.fixture
 async def pool(database_url, db):
     await db.execute("CREATE TABLE notes (id int PRIMARY KEY)")
-    pool = await database.create_pool(database_url, min_size=1, max_size=1)
+    pool = await database.create_pool(database_url, pool_mode=POOL_MODE, min_size=1, max_size=1)
     yield pool
     await pool.close()
 

@@ -140,6 +140,8 @@ async def test_json_answers_are_not_cacheable(client):
         assert response.headers["Cache-Control"] == "no-store"
 
 
+# The errors of an outage differ directly (dropped sessions) and behind a pooler (its refusals).
+@pytest.mark.direct
 async def test_an_outage_logs_one_line_per_kind_not_a_traceback_per_request(
     client, database_down, monkeypatch
 ):
@@ -188,6 +190,8 @@ async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monke
     assert again.status == 200
 
 
+# Directly the service sends them at connect time; through PgBouncer its connect query sets them.
+@pytest.mark.direct
 async def test_pooled_sessions_have_statement_and_idle_transaction_limits(client):
     async with client.app[POOL].acquire() as conn:
         assert await conn.fetchval("SHOW statement_timeout") == "1min"

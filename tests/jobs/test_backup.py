@@ -34,6 +34,8 @@ def _row_counts(url):
         }
 
 
+# Directly pg_dump reaches DATABASE_URL itself; through PgBouncer, DATABASE_DIRECT_URL.
+@pytest.mark.direct
 async def test_backup_restores_into_a_fresh_database(
     job_context, db, database_url, empty_database_url
 ):

@@ -30,7 +30,8 @@ async def add_endpoint(
 async def events(db, endpoint_id: uuid.UUID | None = None) -> list[tuple[str, dict]]:
     """(type, data) of every event written (for one endpoint), in the order written."""
     rows = await db.fetch(
-        "SELECT event_type, data FROM webhook_deliveries"
+        "SELECT event_type, webhook_event_data(event_type, data, rider_id, path_id, deadline,"
+        " completed_at, why) AS data FROM webhook_deliveries"
         " WHERE $1::uuid IS NULL OR endpoint_id = $1 ORDER BY delivery_id",
         endpoint_id,
     )

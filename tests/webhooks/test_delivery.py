@@ -86,6 +86,34 @@ async def test_each_event_arrives_signed_per_standard_webhooks(deliverer, receiv
         verifier.verify(body.replace(b"R-", b"X-"), headers)
 
 
+def feed_time(moment) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+async def test_assignment_events_arrive_with_the_assignments_facts(deliverer, receiver, db):
+    """Stored as facts, sent as DESIGN's data objects: created, and completed at once."""
+    client = await deliverer()
+    await add_endpoint(db, hook_url(receiver.server.port))
+    await db.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'N', 'AE')")
+    path = await add_path(db, "manual")
+    response = await client.post(
+        "/api/v1/assignments", json={"pathId": str(path), "riderIds": ["R-1"]}, headers=AUTH
+    )
+    assert response.status == 200
+    await until(lambda: settled(db))
+    assignment = await db.fetchrow("SELECT deadline, completed_at FROM assignments")
+    verifier = standardwebhooks.Webhook(SECRET)
+    received = [verifier.verify(body, headers) for headers, body in receiver.requests]
+    common = {"riderId": "R-1", "pathId": str(path)}
+    assert sorted((event["type"], event["data"]) for event in received) == [
+        ("assignment.completed", {**common, "completedAt": feed_time(assignment["completed_at"])}),
+        (
+            "assignment.created",
+            {**common, "dueDate": feed_time(assignment["deadline"]), "source": "api"},
+        ),
+    ]
+
+
 async def test_attempts_are_counted_by_outcome_in_the_metrics(deliverer, receiver, db):
     client = await deliverer(METRICS_TOKEN=SCRAPE_TOKEN)
 
