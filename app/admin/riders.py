@@ -221,48 +221,55 @@ async def set_status(request: web.Request) -> web.Response:
     return _back(rider_id)
 
 
-async def _confirm_inactive(request: web.Request, rider_id: str) -> web.Response:
+async def _confirm(request: web.Request, rider_id: str, action: str, **asked) -> web.Response:
+    """The page that asks before a risky action on the rider (`admin/confirm.html`): `title`
+    is made with the rider's name (`{name}`), the form posts to the rider page's `action`."""
     rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
     if rider is None:
         raise web.HTTPNotFound
     rider_page = _address(rider_id)
     context = {
-        "title": f"Set {rider['name']} ({rider_id}) inactive?",
-        "facts": (
+        **asked,
+        "title": asked["title"].format(name=f"{rider['name']} ({rider_id})"),
+        "action": f"{rider_page}/{action}",
+        "back": rider_page,
+    }
+    return render(request, "admin/confirm.html", context)
+
+
+async def _confirm_inactive(request: web.Request, rider_id: str) -> web.Response:
+    return await _confirm(
+        request,
+        rider_id,
+        "status",
+        title="Set {name} inactive?",
+        facts=(
             "An inactive rider cannot sign in to the rider app; their sessions and one-tap "
             "links end at once.",
             "No path is assigned to an inactive rider any more, by the rules, flags or the "
             "assign page. Their training so far is kept; setting another status undoes this.",
         ),
-        "action": f"{rider_page}/status",
-        "fields": {"status": "inactive", "confirmed": "1"},
-        "button": "Set inactive",
-        "back": rider_page,
-        "back_text": "Keep the status",
-    }
-    return render(request, "admin/confirm.html", context)
+        fields={"status": "inactive", "confirmed": "1"},
+        button="Set inactive",
+        back_text="Keep the status",
+    )
 
 
 @routes.get(RIDER + "/pin")
 async def reset_pin_page(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
-    if rider is None:
-        raise web.HTTPNotFound
-    rider_page = _address(rider_id)
-    context = {
-        "title": f"Reset the PIN of {rider['name']} ({rider_id})?",
-        "facts": (
+    return await _confirm(
+        request,
+        request.match_info["rider_id"],
+        "pin",
+        title="Reset the PIN of {name}?",
+        facts=(
             f"A new random {PIN_DIGITS}-digit PIN replaces the rider's PIN. It is shown once, "
             "on the next page: give it to the rider then.",
             "The rider's sessions and one-tap links end at once; the old PIN stops working.",
         ),
-        "action": f"{rider_page}/pin",
-        "button": "Reset PIN",
-        "back": rider_page,
-        "back_text": "Keep the PIN",
-    }
-    return render(request, "admin/confirm.html", context)
+        button="Reset PIN",
+        back_text="Keep the PIN",
+    )
 
 
 @routes.post(RIDER + "/pin")
