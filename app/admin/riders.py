@@ -1,9 +1,7 @@
-"""The riders list and the rider page with its actions (status, PIN, flag, path)."""
+"""The riders list (`/admin/riders`): its filters, which the exports read too, its page and its
+count. The rider page is `rider.py`."""
 
 from __future__ import annotations
-
-import secrets
-from urllib.parse import quote
 
 import asyncpg
 from aiohttp import web
@@ -11,19 +9,16 @@ from marshmallow import Schema, fields, validate
 
 from app.admin.layout import render
 from app.admin.search import RiderSearch, matching_riders_parameters, rider_search
-from app.core import database, pages, sessions, sql
+from app.core import database, sql
 from app.core.fields import Text
 from app.core.forms import read
-from app.core.keys import POOL, SETTINGS
-from app.messaging.links import revoke_links
-from app.messaging.notifications import notify_flag
-from app.training import store as training
+from app.core.keys import POOL
 from app.training.assignments import MAX_VALUE_LENGTH
-from app.training.pins import hash_pin, pepper_of
 from app.training.riders import MARKETS, MAX_LENGTHS, STATUSES
-from app.training.schemas import FLAG_TYPES
 
 routes = web.RouteTableDef()
+
+SQL = sql.load("admin", "riders_page", "riders_count")
 
 SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
 
@@ -46,39 +41,6 @@ class RidersQuery(RiderFilters):
     """The riders list's query: the filters and the keyset (the last rider ID shown)."""
 
     after = Text(validate=SHORT_TEXT)
-
-
-class RiderStatusForm(Schema):
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    # Sent by the confirm page: setting a rider inactive is asked first (DESIGN §14).
-    confirmed = fields.Boolean(load_default=False)
-
-
-class RiderFlagForm(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(FLAG_TYPES))
-    note = fields.String(validate=validate.Length(max=1000))
-    notify = fields.String(validate=validate.Equal("on"))
-
-
-class RiderPathForm(Schema):
-    path_id = fields.UUID(required=True, error_messages={"invalid_uuid": "Choose a path."})
-
-
-SQL = sql.load(
-    "admin",
-    "riders_page",
-    "riders_count",
-    "rider_profile",
-    "rider_assignments",
-    "rider_flags",
-    "rider_passed_courses",
-    "rider_messages",
-    "path_choices",
-    "set_rider_status",
-    "set_rider_pin",
-)
-
-RIDER_PAGE_MESSAGES = 20
 
 
 async def riders_page(
@@ -109,37 +71,10 @@ async def riders_count(pool: asyncpg.Pool, filters: dict) -> int:
         )
 
 
-async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str) -> dict | None:
-    """Everything the rider page shows, or None for an unknown rider."""
-    async with pool.acquire() as conn:
-        profile = await conn.fetchrow(SQL.rider_profile, rider_id)
-        if profile is None:
-            return None
-        return {
-            "rider": profile,
-            "assignments": await conn.fetch(SQL.rider_assignments, rider_id),
-            "flags": await conn.fetch(SQL.rider_flags, rider_id),
-            "passed": await conn.fetch(SQL.rider_passed_courses, rider_id),
-            "messages": await conn.fetch(SQL.rider_messages, rider_id, RIDER_PAGE_MESSAGES),
-            "paths": await conn.fetch(SQL.path_choices),
-        }
-
-
-async def set_rider_status(conn: asyncpg.Connection, rider_id: str, status: str) -> bool:
-    return await conn.fetchval(SQL.set_rider_status, rider_id, status) is not None
-
-
-async def set_rider_pin(conn: asyncpg.Connection, rider_id: str, pin_hash: str) -> bool:
-    return await conn.fetchval(SQL.set_rider_pin, rider_id, pin_hash) is not None
-
-
 PAGE_SIZE = 50
 # Past this many matches the list says "more than": a count stops there, so it stays quick.
 COUNT_LIMIT = 10_000
-PIN_DIGITS = 6
 FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality", "overdue")
-RIDER = "/admin/riders/{rider_id:[^/]+}"
-NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path open."
 
 
 @routes.get("/admin/riders")
@@ -167,166 +102,3 @@ async def riders_list(request: web.Request) -> web.Response:
     context["matches"] = await riders_count(pool, filters) if more or after else len(riders)
     context["too_short"] = search.too_short
     return render(request, "admin/riders.html", context)
-
-
-async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
-    """The rider page; `form` names the action whose `errors` (and entered values) it shows."""
-    found = await _rider_page_rows(request.app[POOL], rider_id)
-    if found is None:
-        raise web.HTTPNotFound
-    context = {
-        **found,
-        "statuses": STATUSES,
-        "flag_types": FLAG_TYPES,
-        "form": form,
-        "errors": errors or {},
-        "notice": notice,
-    }
-    return render(request, "admin/rider.html", context, status=status)
-
-
-def _address(rider_id: str) -> str:
-    return f"/admin/riders/{quote(rider_id, safe='')}"
-
-
-def _back(rider_id: str) -> web.Response:
-    return pages.see_other(_address(rider_id))
-
-
-@routes.get(RIDER)
-async def rider_page(request: web.Request) -> web.Response:
-    return await _rider_page(request, request.match_info["rider_id"])
-
-
-async def _posted(request: web.Request, form) -> tuple[str, dict, dict]:
-    """The rider of the address, and the posted form's values and errors."""
-    values, errors = read(form, await request.post())
-    return request.match_info["rider_id"], values, errors
-
-
-@routes.post(RIDER + "/status")
-async def set_status(request: web.Request) -> web.Response:
-    rider_id, values, errors = await _posted(request, RiderStatusForm())
-    if errors:
-        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    if values["status"] == "inactive" and not values["confirmed"]:
-        return await _confirm_inactive(request, rider_id)
-    async with request.app[POOL].acquire() as conn, conn.transaction():
-        if not await set_rider_status(conn, rider_id, values["status"]):
-            raise web.HTTPNotFound
-        if values["status"] == "inactive":
-            await sessions.revoke_rider(conn, rider_id)
-        # As a status sent through the API: a rider now in onboarding gets its paths.
-        await training.run_rules(conn, [rider_id])
-    return _back(rider_id)
-
-
-async def _confirm(request: web.Request, rider_id: str, action: str, **asked) -> web.Response:
-    """The page that asks before a risky action on the rider (`admin/confirm.html`): `title`
-    is made with the rider's name (`{name}`), the form posts to the rider page's `action`."""
-    rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
-    if rider is None:
-        raise web.HTTPNotFound
-    rider_page = _address(rider_id)
-    context = {
-        **asked,
-        "title": asked["title"].format(name=f"{rider['name']} ({rider_id})"),
-        "action": f"{rider_page}/{action}",
-        "back": rider_page,
-    }
-    return render(request, "admin/confirm.html", context)
-
-
-async def _confirm_inactive(request: web.Request, rider_id: str) -> web.Response:
-    return await _confirm(
-        request,
-        rider_id,
-        "status",
-        title="Set {name} inactive?",
-        facts=(
-            "An inactive rider cannot sign in to the rider app; their sessions and one-tap "
-            "links end at once.",
-            "No path is assigned to an inactive rider any more, by the rules, flags or the "
-            "assign page. Their training so far is kept; setting another status undoes this.",
-        ),
-        fields={"status": "inactive", "confirmed": "1"},
-        button="Set inactive",
-        back_text="Keep the status",
-    )
-
-
-@routes.get(RIDER + "/pin")
-async def reset_pin_page(request: web.Request) -> web.Response:
-    return await _confirm(
-        request,
-        request.match_info["rider_id"],
-        "pin",
-        title="Reset the PIN of {name}?",
-        facts=(
-            f"A new random {PIN_DIGITS}-digit PIN replaces the rider's PIN. It is shown once, "
-            "on the next page: give it to the rider then.",
-            "The rider's sessions and one-tap links end at once; the old PIN stops working.",
-        ),
-        button="Reset PIN",
-        back_text="Keep the PIN",
-    )
-
-
-@routes.post(RIDER + "/pin")
-async def reset_pin(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-    pin_hash = hash_pin(pepper_of(request.app[SETTINGS]), pin)
-    async with request.app[POOL].acquire() as conn, conn.transaction():
-        if not await set_rider_pin(conn, rider_id, pin_hash):
-            raise web.HTTPNotFound
-        await sessions.revoke_rider(conn, rider_id)
-    # Shown once, on this answer only: the PIN is stored hashed.
-    notice = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
-    return await _rider_page(request, rider_id, notice=notice)
-
-
-@routes.post(RIDER + "/links/revoke")
-async def revoke_rider_links(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
-    if not await revoke_links(request.app[POOL], rider_id):
-        raise web.HTTPNotFound
-    notice = f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
-    return await _rider_page(request, rider_id, notice=notice)
-
-
-@routes.post(RIDER + "/flags")
-async def add_flag(request: web.Request) -> web.Response:
-    rider_id, values, errors = await _posted(request, RiderFlagForm())
-    if errors:
-        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    pool = request.app[POOL]
-    async with pool.acquire() as conn:
-        saved = await training.save_flag(
-            conn, rider_id, values["type"], values.get("note"), source="admin"
-        )
-    if saved is None:
-        raise web.HTTPNotFound
-    _flag_id, path_ids = saved
-    await notify_flag(
-        pool, request.app[SETTINGS], rider_id, path_ids, notify=values.get("notify") == "on"
-    )
-    return _back(rider_id)
-
-
-@routes.post(RIDER + "/assignments")
-async def assign_rider_path(request: web.Request) -> web.Response:
-    rider_id, values, errors = await _posted(request, RiderPathForm())
-    if errors:
-        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    async with request.app[POOL].acquire() as conn:
-        created = await training.assign_path(
-            conn, values["path_id"], [rider_id], None, None, None, why="admin"
-        )
-    if created is None:
-        errors = {"path_id": "This path does not exist any more."}
-        return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    if created == 0:
-        # Also the answer for an unknown rider: the page is then a 404.
-        return await _rider_page(request, rider_id, notice=NOTHING_ASSIGNED)
-    return _back(rider_id)
