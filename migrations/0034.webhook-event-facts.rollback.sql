@@ -13,3 +13,7 @@ ALTER TABLE webhook_deliveries
     DROP COLUMN completed_at,
     DROP COLUMN why,
     ALTER COLUMN data SET NOT NULL;
+
+-- The repeatable script's function goes with the columns it reads (the code before this
+-- migration re-creates training_assignment_events at its start).
+DROP FUNCTION webhook_event_data(text, jsonb, text, uuid, timestamptz, timestamptz, text);

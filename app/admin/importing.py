@@ -205,6 +205,23 @@ async def import_page(request: web.Request) -> web.Response:
     return _form(request)
 
 
+# Every column once, with values the import accepts: a file to start from (DESIGN §14).
+SAMPLE = (
+    "riderId,name,market,phone,city,vehicleType,nationality,language,status,pin\r\n"
+    "R-1001,Layla Hassan,AE,+971501234567,Dubai,motorbike,Emirati,ar,active,482913\r\n"
+    "R-1002,Omar Saleh,KW,,Kuwait City,car,,en,onboarding,\r\n"
+)
+
+
+@routes.get("/admin/import/sample.csv")
+async def download_sample(request: web.Request) -> web.Response:
+    return web.Response(
+        text=SAMPLE,
+        content_type="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="riders-sample.csv"'},
+    )
+
+
 @routes.post("/admin/import")
 @bulk_route
 async def upload_riders(request: web.Request) -> web.Response:

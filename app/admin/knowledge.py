@@ -54,6 +54,27 @@ async def upload_knowledge(request: web.Request) -> web.StreamResponse:
     return pages.see_other("/admin/knowledge")
 
 
+@routes.get("/admin/knowledge/{document_id}/delete")
+async def delete_page(request: web.Request) -> web.Response:
+    document_id = _document_id(request)
+    document = await knowledge.document(request.app[POOL], document_id)
+    if document is None:
+        raise ApiError(404, "Document not found")
+    context = {
+        "title": f"Delete the knowledge document {document['name']}?",
+        "facts": (
+            f"Its {document['passages']:,} passages leave the assistant's knowledge at once: "
+            "riders' questions are no longer answered from it.",
+            "The file is not kept: to use it again, upload it again.",
+        ),
+        "action": f"/admin/knowledge/{document_id}/delete",
+        "button": "Delete",
+        "back": "/admin/knowledge",
+        "back_text": "Keep the document",
+    }
+    return layout.render(request, "admin/confirm.html", context)
+
+
 @routes.post("/admin/knowledge/{document_id}/delete")
 async def delete_knowledge(request: web.Request) -> web.StreamResponse:
     if await knowledge.delete(request.app[POOL], _document_id(request)) is None:

@@ -50,6 +50,8 @@ class RidersQuery(RiderFilters):
 
 class RiderStatusForm(Schema):
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    # Sent by the confirm page: setting a rider inactive is asked first (DESIGN §14).
+    confirmed = fields.Boolean(load_default=False)
 
 
 class RiderFlagForm(Schema):
@@ -202,6 +204,8 @@ async def set_status(request: web.Request) -> web.Response:
     values, errors = read(RiderStatusForm(), await request.post())
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
+    if values["status"] == "inactive" and not values["confirmed"]:
+        return await _confirm_inactive(request, rider_id)
     async with request.app[POOL].acquire() as conn, conn.transaction():
         if not await set_rider_status(conn, rider_id, values["status"]):
             raise web.HTTPNotFound
@@ -210,6 +214,28 @@ async def set_status(request: web.Request) -> web.Response:
         # As a status sent through the API: a rider now in onboarding gets its paths.
         await training.run_rules(conn, [rider_id])
     return _back(rider_id)
+
+
+async def _confirm_inactive(request: web.Request, rider_id: str) -> web.Response:
+    rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
+    if rider is None:
+        raise web.HTTPNotFound
+    rider_page = _address(rider_id)
+    context = {
+        "title": f"Set {rider['name']} ({rider_id}) inactive?",
+        "facts": (
+            "An inactive rider cannot sign in to the rider app; their sessions and one-tap "
+            "links end at once.",
+            "No path is assigned to an inactive rider any more, by the rules, flags or the "
+            "assign page. Their training so far is kept; setting another status undoes this.",
+        ),
+        "action": f"{rider_page}/status",
+        "fields": {"status": "inactive", "confirmed": "1"},
+        "button": "Set inactive",
+        "back": rider_page,
+        "back_text": "Keep the status",
+    }
+    return render(request, "admin/confirm.html", context)
 
 
 @routes.get(RIDER + "/pin")

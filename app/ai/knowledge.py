@@ -23,6 +23,11 @@ async def documents(pool: asyncpg.Pool) -> list[asyncpg.Record]:
     return await store.knowledge_documents(pool)
 
 
+async def document(pool: asyncpg.Pool, document_id: int) -> asyncpg.Record | None:
+    """The document's name and passage count, or None when there is none."""
+    return await store.knowledge_document(pool, document_id)
+
+
 async def delete(pool: asyncpg.Pool, document_id: int) -> str | None:
     """The deleted document's name, or None when there was none."""
     return await store.delete_knowledge(pool, document_id)

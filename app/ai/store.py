@@ -25,6 +25,7 @@ SQL = sql.load(
     "job_counts",
     "insert_knowledge",
     "knowledge_documents",
+    "knowledge_document",
     "delete_knowledge",
     "search_knowledge",
     "search_rider_lessons",
@@ -109,6 +110,10 @@ async def add_knowledge(
 
 async def knowledge_documents(db: Db) -> list[asyncpg.Record]:
     return await db.fetch(SQL.knowledge_documents)
+
+
+async def knowledge_document(db: Db, document_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.knowledge_document, document_id)
 
 
 async def delete_knowledge(db: Db, document_id: int) -> str | None:

@@ -58,6 +58,23 @@ async def test_the_form_posts_its_token_first_then_the_file(admin_client):
     assert page.index('name="csrf_token"') < page.index('name="file" type="file"')
 
 
+async def test_the_sample_file_is_linked_and_imports_as_it_is(admin_client, db):
+    page = await (await admin_client.get("/admin/import")).text()
+    assert '<a href="/admin/import/sample.csv" download>' in page
+    response = await admin_client.get("/admin/import/sample.csv")
+    assert response.status == 200 and response.content_type == "text/csv"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="riders-sample.csv"'
+    sample = await response.read()
+    header = next(csv.reader(io.StringIO(sample.decode())))
+    assert header == [
+        "riderId", "name", "market", "phone", "city", "vehicleType", "nationality", "language",
+        "status", "pin",
+    ]  # fmt: skip
+    result = await (await upload(admin_client, sample)).text()
+    assert counts(result) == {"inserted": 2, "updated": 0, "enrollmentsCreated": 0, "rejected": 0}
+    assert (await riders(db))["R-1002"]["status"] == "onboarding"
+
+
 async def test_riders_are_saved_with_the_columns_in_any_order_and_case(admin_client, db):
     await db.execute(
         "INSERT INTO riders (rider_id, name, market, phone, city, language)"

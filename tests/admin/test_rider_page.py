@@ -83,12 +83,35 @@ async def test_inactive_status_ends_the_riders_sessions_at_once(admin_client, db
     assert response.status == 303
     assert response.headers["Location"] == "/admin/riders/R-1"
     assert await _sessions(db, "R-1") == 1
+    # Asked first, on a page of its own whose form sends the status again, confirmed.
     response = await admin_client.submit(
         "/admin/riders/R-1/status", {"status": "inactive"}, form_page="/admin/riders/R-1"
+    )
+    assert response.status == 200
+    page = await response.text()
+    assert "Set Sam Rivers (R-1) inactive?" in page
+    assert '<form method="post" action="/admin/riders/R-1/status">' in page
+    assert '<input type="hidden" name="status" value="inactive">' in page
+    assert 'href="/admin/riders/R-1">Keep the status</a>' in page
+    assert await db.fetchval("SELECT status FROM riders WHERE rider_id = 'R-1'") == "suspended"
+    assert await _sessions(db, "R-1") == 1
+    response = await admin_client.submit(
+        "/admin/riders/R-1/status",
+        {"status": "inactive", "confirmed": "1"},
+        form_page="/admin/riders/R-1",
     )
     assert response.status == 303
     assert await db.fetchval("SELECT status FROM riders WHERE rider_id = 'R-1'") == "inactive"
     assert await _sessions(db, "R-1") == 0
+    nobody = {"status": "inactive", "confirmed": "1"}
+    response = await admin_client.submit(
+        "/admin/riders/nobody/status", nobody, form_page="/admin/riders/R-1"
+    )
+    assert response.status == 404
+    response = await admin_client.submit(
+        "/admin/riders/nobody/status", {"status": "inactive"}, form_page="/admin/riders/R-1"
+    )
+    assert response.status == 404
 
 
 async def test_an_id_with_a_slash_has_its_page_and_actions(admin_client, db):

@@ -10,6 +10,7 @@ import aiohttp
 from app.ai import sources, store
 from app.core import database
 from tests.ai.files import make_pdf
+from tests.web import confirm_page
 
 KNOWLEDGE = "/admin/knowledge"
 
@@ -45,7 +46,14 @@ async def test_a_text_document_is_split_listed_searched_and_deleted(ai_admin, da
         document_id = await conn.fetchval("SELECT document_id FROM knowledge_documents")
         roadside = "SELECT passages FROM knowledge_terms WHERE word = 'roadside'"
         assert await conn.fetchval(roadside) == 1
-    response = await ai_admin.submit(f"{KNOWLEDGE}/{document_id}/delete", {}, form_page=KNOWLEDGE)
+    # Asked first, on a page of its own (DESIGN §14): the list links to it.
+    delete = f"{KNOWLEDGE}/{document_id}/delete"
+    assert f'<a href="{delete}" aria-label="Delete handbook.md">' in page
+    confirm = await confirm_page(ai_admin, delete, delete)
+    assert "Delete the knowledge document handbook.md?" in confirm
+    assert f"Its {len(passages)} passages leave the assistant" in confirm
+    assert f'href="{KNOWLEDGE}">Keep the document</a>' in confirm
+    response = await ai_admin.submit(delete, {}, form_page=delete)
     assert response.status == 303
     async with database.connect(database_url) as conn:
         assert await conn.fetchval("SELECT count(*) FROM knowledge_passages") == 0
@@ -55,6 +63,8 @@ async def test_a_text_document_is_split_listed_searched_and_deleted(ai_admin, da
     assert response.status == 404
     response = await ai_admin.submit(f"{KNOWLEDGE}/x1/delete", {}, form_page=KNOWLEDGE)
     assert response.status == 404
+    for address in (f"{KNOWLEDGE}/{document_id}/delete", f"{KNOWLEDGE}/x1/delete"):
+        assert (await ai_admin.get(address)).status == 404
 
 
 async def test_a_pdf_document(ai_admin, database_url):
