@@ -12,11 +12,11 @@ from app.core import migrations
 
 LAZY = ("openai", "pypdf", "yoyo", "psycopg")
 
-# The web process's own imports (`app.cli`, the target it is spawned with) and its app, with
-# the AI configured.
+# The web process's own imports (`app.web_process`, what its spawned target runs) and its
+# app, with the AI configured.
 CREATE_APP = f"""
 import json, sys
-from app.cli import _web_process
+from app.web_process import run
 from app.core.config import Settings
 from app.web import create_app
 settings = Settings.from_env({{"AI_API_KEY": "k", "AI_MODEL": "m", "DATA_DIR": "var"}})
