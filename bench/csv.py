@@ -153,7 +153,7 @@ async def measure_import(server: Server, path: Path, size: int) -> bool:
         }
     growth = server.peak_rss_mb() - before
     print(f"import file: {size / 1e6:.1f} MB, {FILE_RIDERS:,} riders; result {counts}", flush=True)
-    ok = report("import of the 25 MB file (rules included)", elapsed, 15, "s")
+    ok = report("import of the 25 MB file (rules included)", elapsed, 10, "s")
     ok &= report("server RSS growth during the import", growth, 100, "MB")
     return ok
 
