@@ -42,7 +42,15 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
     loop.remove_signal_handler(signal.SIGINT)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+    stopping = False
+
     def stop() -> None:
+        # Two SIGTERMs that arrive before the loop wakes each queue a call: the second must
+        # not raise again into the first one's drain.
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
         loop.remove_signal_handler(signal.SIGTERM)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise web.GracefulExit()

@@ -203,3 +203,35 @@ def test_web_processes_stop_by_themselves_when_their_supervisor_is_killed(databa
         while any(os.path.exists(f"/proc/{pid}") and not _is_zombie(pid) for pid in pids):
             assert time.monotonic() < deadline, "a web process serves on without its supervisor"
             time.sleep(0.1)
+
+
+TWO_SIGTERMS = """
+import asyncio, os, signal
+from aiohttp import web
+from app.web_process import _stop_on_first_sigterm
+
+async def started():
+    await _stop_on_first_sigterm(None)
+    os.kill(os.getpid(), signal.SIGTERM)  # the platform's
+    os.kill(os.getpid(), signal.SIGTERM)  # the supervisor's, before the loop wakes
+    await asyncio.sleep(0.2)
+
+loop = asyncio.new_event_loop()
+exits = 0
+for step in (started(), asyncio.sleep(0.2)):  # serving, then the drain (aiohttp's cleanup)
+    try:
+        loop.run_until_complete(step)
+    except web.GracefulExit:
+        exits += 1
+print(exits)
+"""
+
+
+def test_two_sigterms_before_the_loop_wakes_stop_a_web_process_once():
+    """Each SIGTERM that reaches a busy web process before its loop wakes queues a call of the
+    handler: only the first may end serving, or the second ends the drain of the first."""
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_SIGTERMS], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
