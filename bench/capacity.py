@@ -18,10 +18,9 @@ import time
 from datetime import UTC, datetime
 
 import aiohttp
-import psutil
 
 from app.messaging.links import LINK_PURPOSE, LINK_TTL, sign
-from bench.harness import BENCH_KEYS, ROOT, Server, fresh_database
+from bench.harness import BENCH_KEYS, CpuMeter, Server, fresh_database
 from bench.rider import build, rider_id, second_course, timed
 
 SECRET = "bench-session-secret-0123456789"
@@ -29,36 +28,6 @@ SECONDS = 15
 FEED_PAGE = 1000
 UPSERT_BATCH = 1000
 API = {"x-api-key": BENCH_KEYS["INTEGRATION_API_KEY"]}
-
-
-def _cpu_seconds(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
-
-
-def _database_processes() -> list[psutil.Process]:
-    pid = int((ROOT / "var" / "bench" / "pgdata" / "postmaster.pid").read_text().split()[0])
-    postmaster = psutil.Process(pid)
-    return [postmaster, *postmaster.children()]
-
-
-class CpuMeter:
-    """CPU seconds of the web process and of the database's processes over a window."""
-
-    def __init__(self, server: Server):
-        # `serve` itself only supervises: the one web process (WEB_CONCURRENCY=1) serves.
-        (self.web,) = [psutil.Process(pid) for pid in server.web_pids()]
-
-    def read(self) -> tuple[float, dict[int, float]]:
-        return _cpu_seconds(self.web), {
-            p.pid: _cpu_seconds(p) for p in _database_processes() if p.is_running()
-        }
-
-    @staticmethod
-    def spent(before, after) -> tuple[float, float]:
-        (app_before, db_before), (app_after, db_after) = before, after
-        database = sum(t - db_before.get(pid, 0.0) for pid, t in db_after.items())
-        return app_after - app_before, database
 
 
 async def _loop(clients: int, call) -> int:

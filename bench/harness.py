@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import psutil
 import psycopg
 
 from app.core import database, migrations
@@ -129,6 +130,36 @@ class Server:
 
     def __exit__(self, *_) -> None:
         self.stop()
+
+
+def _cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def _database_processes() -> list[psutil.Process]:
+    pid = int((ROOT / "var" / "bench" / "pgdata" / "postmaster.pid").read_text().split()[0])
+    postmaster = psutil.Process(pid)
+    return [postmaster, *postmaster.children()]
+
+
+class CpuMeter:
+    """CPU seconds of the web processes and of the database's processes over a window."""
+
+    def __init__(self, server: Server):
+        # The web processes: `serve` itself only supervises them.
+        self.web = [psutil.Process(pid) for pid in server.web_pids()]
+
+    def read(self) -> tuple[float, dict[int, float]]:
+        return sum(map(_cpu_seconds, self.web)), {
+            p.pid: _cpu_seconds(p) for p in _database_processes() if p.is_running()
+        }
+
+    @staticmethod
+    def spent(before, after) -> tuple[float, float]:
+        (app_before, db_before), (app_after, db_after) = before, after
+        database = sum(t - db_before.get(pid, 0.0) for pid, t in db_after.items())
+        return app_after - app_before, database
 
 
 def _status_kb(pid: int, field: str) -> int:

@@ -93,13 +93,19 @@ async def create(
     return session_id
 
 
+def id_hash(kind: Kind, request: web.Request) -> bytes | None:
+    """What the table keeps of the session id in the request's cookie, if it has one."""
+    session_id = request.cookies.get(kind.cookie)
+    return _hash(session_id) if session_id else None
+
+
 async def load(pool: asyncpg.Pool, kind: Kind, request: web.Request) -> Session | None:
     """The live session named by the request's cookie, its visit recorded; None otherwise."""
-    session_id = request.cookies.get(kind.cookie)
-    if not session_id:
+    hashed = id_hash(kind, request)
+    if hashed is None:
         return None
     row = await pool.fetchrow(
-        SQL.touch_session, _hash(session_id), kind.name, kind.sliding, kind.lifetime, kind.absolute
+        SQL.touch_session, hashed, kind.name, kind.sliding, kind.lifetime, kind.absolute
     )
     return Session(**row) if row else None
 

@@ -31,10 +31,11 @@ async def guard(request: web.Request, handler):
     if not _signed_in_area(request.path):
         return await handler(request)
     pool = request.app[POOL]
-    session = await sessions.load(pool, sessions.RIDER, request)
-    rider = session and await store.signed_in_rider(pool, session.rider_id)
-    if rider is None:
+    id_hash = sessions.id_hash(sessions.RIDER, request)
+    found = id_hash and await store.signed_in(pool, id_hash)
+    if not found:
         raise web.HTTPSeeOther(SIGN_IN)
+    session, rider = found
     language = session.language or rider.language
     asked = request.query.get("lang")
     if asked in LANGUAGES and asked != language:

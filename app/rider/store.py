@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from app.core import sql
+from app.core import sessions, sql
 from app.core.database import Db
 from app.training import cursor
 from app.training import store as training
@@ -17,13 +17,11 @@ from app.webhooks import events
 SQL = sql.load(
     "rider",
     "rider_by_id",
-    "signed_in_rider",
+    "rider_session",
     "my_training",
     "view_course",
     "peek_course",
-    "record_attempt",
-    "record_answers",
-    "keep_attempt_id",
+    "count_attempt",
     "first_attempt",
     "course_result",
     "complete_rider_assignments",
@@ -47,9 +45,22 @@ async def rider_by_id(db: Db, rider_id: str) -> asyncpg.Record | None:
     return await db.fetchrow(SQL.rider_by_id, rider_id)
 
 
-async def signed_in_rider(db: Db, rider_id: str) -> Rider | None:
-    row = await db.fetchrow(SQL.signed_in_rider, rider_id)
-    return Rider(**row) if row else None
+async def signed_in(db: Db, id_hash: bytes) -> tuple[sessions.Session, Rider] | None:
+    """The live rider session with this id hash and its rider (active), in one statement; a
+    rider session is fixed (never slides), so the visit writes nothing."""
+    row = await db.fetchrow(SQL.rider_session, id_hash, sessions.RIDER.absolute)
+    if row is None:
+        return None
+    session = sessions.Session(
+        kind=sessions.RIDER.name,
+        admin_id=None,
+        rider_id=row["rider_id"],
+        csrf_secret=row["csrf_secret"],
+        language=row["session_language"],
+        expires_at=row["expires_at"],
+    )
+    rider = Rider(row["rider_id"], row["name"], row["language"], row["status"])
+    return session, rider
 
 
 async def my_training(db: Db, rider_id: str, language: str) -> list[asyncpg.Record]:
@@ -71,41 +82,30 @@ async def peek_course(
     return await conn.fetchrow(SQL.peek_course, rider_id, course_id, language)
 
 
-async def record_attempt(
-    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, score: float
-) -> asyncpg.Record:
-    return await conn.fetchrow(SQL.record_attempt, rider_id, course_id, score)
-
-
-async def record_answers(
+async def count_attempt(
     conn: asyncpg.Connection,
-    attempt: asyncpg.Record,
+    rider_id: str,
+    course_id: uuid.UUID,
     chosen: list[set[int]],
     grade,
-) -> None:
-    """Keep the options chosen in the attempt `record_attempt` just counted, question by
-    question, for the item analysis (docs/admin-panel.md: reports)."""
+    attempt_id: uuid.UUID | None,
+) -> asyncpg.Record:
+    """Count the attempt on the rider's locked record, keep the options chosen question by
+    question (the item analysis, docs/admin-panel.md: reports) and the quiz form's
+    attempt_id with its grade, in one statement. Returns the record and `repeat`: the
+    attempt_id was recorded before."""
     wrong = set(grade.wrong)
-    await conn.execute(
-        SQL.record_answers,
-        attempt["rider_id"],
-        attempt["course_id"],
-        attempt["attempts"],
+    return await conn.fetchrow(
+        SQL.count_attempt,
+        rider_id,
+        course_id,
         grade.score,
         grade.passed,
         ["{" + ",".join(map(str, sorted(options))) + "}" for options in chosen],
         [index not in wrong for index in range(len(chosen))],
+        attempt_id,
+        grade.wrong,
     )
-
-
-async def keep_attempt_id(
-    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, attempt_id: uuid.UUID, grade
-) -> bool:
-    """Record the quiz form's attempt_id with its grade; False when it was recorded before."""
-    kept = await conn.fetchval(
-        SQL.keep_attempt_id, rider_id, course_id, attempt_id, grade.score, grade.passed, grade.wrong
-    )
-    return kept is not None
 
 
 async def first_attempt(
@@ -115,19 +115,18 @@ async def first_attempt(
 
 
 async def pass_course(
-    conn: asyncpg.Connection, record: dict, api_key: str | None
+    conn: asyncpg.Connection, record: dict, api_key: str | None, first_pass: bool
 ) -> asyncpg.Record:
     """Make the rider's record of a course a completion by the merge rules of load-data (first
     completedAt and proof code kept, score never lowered) and complete the assignments it
-    finishes; in the caller's transaction, with the record locked. A first pass writes its
-    `completion.created` webhook event (its cursor sealed with `api_key`, the integration
-    key). Returns the record."""
+    finishes; in the caller's transaction, with the record locked. A first pass (the locked
+    record had no completedAt: the caller read it) writes its `completion.created` webhook
+    event (its cursor sealed with `api_key`, the integration key). Returns the record."""
     rider_id, course_id = record["rider_id"], record["course_id"]
-    before = await conn.fetchrow(SQL.course_result, rider_id, course_id)
     await merge_results(conn, [record])
     await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
     result = await conn.fetchrow(SQL.course_result, rider_id, course_id)
-    if before["completed_at"] is None:
+    if first_pass:
         await _record_completion(conn, rider_id, result["completed_at"], api_key)
     return result
 

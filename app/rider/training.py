@@ -114,7 +114,7 @@ class _Repeat(Exception):
 async def submit_quiz(request: web.Request) -> web.Response:
     """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
     sent again, a double tap) is graded and counted in a transaction that is then rolled back
-    (view time included), and answers the first result (DESIGN §13)."""
+    (view time included) before any pass, and answers the first result (DESIGN §13)."""
     form = await request.post()
     rider = request[RIDER]
     try:
@@ -126,19 +126,19 @@ async def submit_quiz(request: web.Request) -> web.Response:
             if not answers.valid:
                 return _quiz_page(request, course, answers, status=400)
             grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
-            attempt = await store.record_attempt(
-                conn, rider.rider_id, course.course_id, grade.score
+            attempt = await store.count_attempt(
+                conn, rider.rider_id, course.course_id, answers.chosen, grade, answers.attempt_id
             )
-            await store.record_answers(conn, attempt, answers.chosen, grade)
+            if attempt["repeat"]:
+                raise _Repeat
             result = attempt
             if grade.passed:
                 result = await store.pass_course(
-                    conn, _completion(attempt, record["now"]), _integration_key(request)
+                    conn,
+                    _completion(attempt, record["now"]),
+                    _integration_key(request),
+                    first_pass=attempt["completed_at"] is None,
                 )
-            if answers.attempt_id and not await store.keep_attempt_id(
-                conn, rider.rider_id, course.course_id, answers.attempt_id, grade
-            ):
-                raise _Repeat
     except _Repeat:
         return await _first_result(request, course, answers.attempt_id)
     return _result_page(request, course, grade, result)
@@ -167,7 +167,10 @@ async def complete_course(request: web.Request) -> web.Response:
         if record["furthest_lesson"] < len(course.lessons):
             return _course_page(request, course, record, 400, "open_every_lesson")
         result = await store.pass_course(
-            conn, _completion(record, record["now"]), _integration_key(request)
+            conn,
+            _completion(record, record["now"]),
+            _integration_key(request),
+            first_pass=record["completed_at"] is None,
         )
     raise web.HTTPSeeOther(f"/training/proofs/{result['proof_code']}")
 
