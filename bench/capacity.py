@@ -46,10 +46,11 @@ class CpuMeter:
     """CPU seconds of the web process and of the database's processes over a window."""
 
     def __init__(self, server: Server):
-        self.server = psutil.Process(server.process.pid)
+        # `serve` itself only supervises: the one web process (WEB_CONCURRENCY=1) serves.
+        (self.web,) = [psutil.Process(pid) for pid in server.web_pids()]
 
     def read(self) -> tuple[float, dict[int, float]]:
-        return _cpu_seconds(self.server), {
+        return _cpu_seconds(self.web), {
             p.pid: _cpu_seconds(p) for p in _database_processes() if p.is_running()
         }
 

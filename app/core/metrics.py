@@ -4,7 +4,7 @@
 PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode, chosen when the library is
 first imported: `serve` sets the variable before it starts them), and a scrape of any one of
 them sums them all. Counters of a process that has exited stay in the sums (a counter never
-goes back); its gauges leave them (`mark_process_dead`, called by `serve`).
+goes back); its gauges leave them (see app/core/metric_files.py, which `serve` uses).
 
 Labels are bounded: `route` is the route's template (`/admin/riders/{rider_id}`), never the
 path, and every path no route matched shares one label, so no rider ID, proof code or job ID
@@ -19,13 +19,9 @@ read from the database at each scrape (see `Reading`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import shutil
-import tempfile
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import asyncpg
 from aiohttp import web
@@ -38,13 +34,13 @@ from prometheus_client import (
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from app.core.auth import bearer_key
 from app.core.keys import POOL
+from app.core.metric_files import MULTIPROC_DIR, multiprocess_dir
 
 PATH = "/metrics"
-MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 # The `route` of a request no route matched (404, 405): one label for any path.
 UNMATCHED = "unmatched"
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
@@ -149,33 +145,6 @@ def observe_request(method: str, route: str | None, status: int, seconds: float)
         )
     count.inc()
     duration.observe(seconds)
-
-
-def multiprocess_dir() -> str | None:
-    return os.environ.get(MULTIPROC_DIR) or None
-
-
-@contextlib.contextmanager
-def multiprocess_files() -> Iterator[Path]:
-    """For `serve`, before it starts a web process: the folder their values go to (the
-    operator's PROMETHEUS_MULTIPROC_DIR, else a fresh one removed at the end), emptied of a
-    previous run's files, whose counters would otherwise be added to this run's."""
-    given = multiprocess_dir()
-    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="rider-ops-metrics-"))
-    path.mkdir(parents=True, exist_ok=True)
-    for stale in path.glob("*.db"):
-        stale.unlink()
-    os.environ[MULTIPROC_DIR] = str(path)
-    try:
-        yield path
-    finally:
-        if given is None:
-            shutil.rmtree(path, ignore_errors=True)
-
-
-def process_exited(pid: int) -> None:
-    """A web process has exited: its gauges leave the sums (its counters stay)."""
-    mark_process_dead(pid, multiprocess_dir())
 
 
 class _Readings:

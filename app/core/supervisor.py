@@ -26,9 +26,12 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING
 
 import structlog
-from aiohttp import web
+
+if TYPE_CHECKING:  # the supervisor itself runs without aiohttp (app/serve.py)
+    from aiohttp import web
 
 log = structlog.get_logger("app")
 

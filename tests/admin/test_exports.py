@@ -288,6 +288,11 @@ async def test_a_bad_filter_or_part_is_a_400_page(admin_client, db, path, messag
     assert message in await response.text()
 
 
+async def test_an_export_of_no_such_list_is_a_404(admin_client):
+    response = await admin_client.get("/admin/exports/admins.csv")
+    assert response.status == 404
+
+
 async def test_signed_out_an_export_sends_the_browser_to_sign_in(page_client):
     response = await page_client.get("/admin/exports/riders.csv", allow_redirects=False)
     assert response.status == 303

@@ -1,0 +1,81 @@
+"""A web process of `serve`: the app on the supervisor's socket (see app/core/supervisor.py).
+
+Spawned, a fresh interpreter: this module and the app's are imported here, never in the
+supervising process, whose memory stays small (app/serve.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+
+import structlog
+import uvloop
+from aiohttp import web
+
+from app.core import database, logs, memory, supervisor
+from app.core.config import Settings
+
+log = structlog.get_logger("app")
+
+
+def run(settings: Settings, url: str, sock: socket.socket, pipe) -> None:
+    # The supervisor alone stops a web process (SIGTERM): a Ctrl-C reaches the whole process
+    # group, and a second signal would cut this process's graceful shutdown short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logs.setup(settings.log_format)
+    try:
+        _serve_here(settings, url, sock, supervisor.Link(pipe))
+    except database.DatabaseUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
+
+
+async def _stop_on_first_sigterm(_app: web.Application) -> None:
+    """on_startup, replacing aiohttp's handlers: SIGINT is ignored, and only the first SIGTERM
+    counts. A platform may signal every process (Heroku does), and the supervisor then signals
+    it again: a second graceful exit would cut the first one's in-flight requests short."""
+    loop = asyncio.get_running_loop()
+    loop.remove_signal_handler(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop() -> None:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise web.GracefulExit()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
+
+
+def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervisor.Link) -> None:
+    from app.ai import runner
+    from app.web import create_app, freeze_startup_objects
+    from app.webhooks import delivery as webhooks
+    from jobs import scheduler
+
+    app = create_app(settings, url)
+    scheduler.setup(app)
+    runner.setup(app)
+    webhooks.setup(app)
+    freeze_startup_objects(app)
+    app.on_startup.append(_stop_on_first_sigterm)
+    app.cleanup_ctx.append(link.context)
+    if settings.memory_limit_mb:
+        app.cleanup_ctx.append(memory.watch(settings.memory_limit_mb, link.retire))
+
+    def serving(*_) -> None:
+        log.info("serving", host=settings.host, port=settings.port, pid=os.getpid())
+        link.serving()
+
+    # Fail fast, with one line, when the database is unreachable: the pool is opened at start.
+    web.run_app(
+        app,
+        sock=sock,
+        access_log=None,
+        shutdown_timeout=supervisor.SHUTDOWN_TIMEOUT,
+        loop=uvloop.new_event_loop(),
+        print=serving,
+    )
