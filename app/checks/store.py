@@ -133,17 +133,13 @@ async def catalogue_snapshots(
     }
 
 
-async def lock_checks(conn: asyncpg.Connection) -> None:
-    """Other writers of checks wait from now on until the transaction ends, so what
-    existing_checks answers stays true for the load."""
-    await conn.execute(SQL.lock_checks)
-
-
 async def existing_checks(
     conn: asyncpg.Connection, check_ids: list[int], completed: list[bool]
 ) -> dict[int, list[dict] | None]:
     """check id -> its stored Questioner array (None unless `completed`, parallel to
-    `check_ids`), for the checks that exist."""
+    `check_ids`), for the checks that exist; other writers of checks wait from now on until
+    the transaction ends, so the answer stays true."""
+    await conn.execute(SQL.lock_checks)
     rows = await conn.fetch(SQL.existing_checks, check_ids, completed)
     return {row["id"]: row["answers"] for row in rows}
 
@@ -175,15 +171,10 @@ async def insert_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None
         await conn.copy_records_to_table("checks", records=rows, columns=CHECK_COLUMNS)
 
 
-async def stage_checks(conn: asyncpg.Connection, rows: Iterable[tuple], create: bool) -> None:
-    """Stage rows of existing checks (as for insert_checks) by COPY, into the transaction's
-    staging table, made by the first batch (`create`)."""
-    if create:
-        await conn.execute(SQL.create_staged_checks)
+async def update_checks(conn: asyncpg.Connection, rows: Iterable[tuple]) -> None:
+    """Stage rows of existing checks (as for insert_checks; consumed while COPY sends them) by
+    COPY, then update them in one statement."""
+    await conn.execute(SQL.create_staged_checks)
     async with database.json_as_text(conn):
         await conn.copy_records_to_table("staged_checks", records=rows, columns=CHECK_COLUMNS)
-
-
-async def update_staged_checks(conn: asyncpg.Connection) -> None:
-    """Update the staged checks in one statement."""
     await conn.execute(SQL.update_staged_checks)

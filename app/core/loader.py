@@ -1,9 +1,7 @@
 """`load-data`: a JSON document of sections, loaded as one transaction (DESIGN §6).
 
-Each family contributes `Section`s. Every section is validated before anything is written (a
-big streamed section may instead be validated by its writer as it is written, in the load's
-transaction); the first invalid record rejects the whole file with a message naming section,
-index and field, and leaves nothing written.
+Each family contributes `Section`s. Every section is validated before anything is written;
+the first invalid record rejects the whole file with a message naming section, index and field.
 """
 
 from __future__ import annotations

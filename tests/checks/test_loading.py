@@ -3,7 +3,6 @@
 import orjson
 import pytest
 
-from app.checks import loading
 from app.checks.loading import SECTIONS
 from app.core.loader import LoadError, load_document, read_document
 from tests.checks.data import answer, check, load, question
@@ -185,34 +184,6 @@ async def test_a_bad_check_late_in_a_file_is_named_and_nothing_is_written(db, tm
         await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks)
     assert str(error.value).startswith("f.json: checks[50].check_date: ")
     assert await db.fetchval("SELECT count(*) FROM questions") == 0
-
-
-async def test_checks_are_written_a_batch_at_a_time_and_a_bad_one_later_keeps_none(
-    db, tmp_path, monkeypatch
-):
-    # Batches of 2: the bad check's batch comes after two batches were sent to the table.
-    monkeypatch.setattr(loading, "BATCH", 2)
-    checks = [check(i) for i in range(1, 5)] + [check(5, answers=[answer(9)])]
-    with pytest.raises(LoadError) as error:
-        await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks)
-    assert str(error.value).startswith("f.json: checks[4].answers[0].question: ")
-    assert await db.fetchval("SELECT count(*) FROM questions") == 0
-    assert await db.fetchval("SELECT count(*) FROM checks") == 0
-    # Valid, with stored checks in two batches and a duplicate ID across batches.
-    await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks[:4])
-    changed = [check(5), check(1, rider_name="A"), check(2), check(3, rider_name="C")]
-    counts = await load_file(db, tmp_path / "g.json", checks=changed)
-    assert counts == {"checks": 4}
-    rows = await db.fetch("SELECT id, rider_name FROM checks ORDER BY id")
-    assert [tuple(r) for r in rows] == [
-        (1, "A"),
-        (2, "Rider 2"),
-        (3, "C"),
-        (4, "Rider 4"),
-        (5, "Rider 5"),
-    ]
-    with pytest.raises(LoadError, match="^g.json: checks\\[3\\].id: duplicate id 5 "):
-        await load_file(db, tmp_path / "g.json", checks=[*changed[:3], check(5)])
 
 
 async def test_checks_of_a_file_must_be_an_array(db, tmp_path):
