@@ -45,14 +45,15 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
     stopping = False
 
     def stop() -> None:
-        # Two SIGTERMs that arrive before the loop wakes each queue a call: the second must
-        # not raise again into the first one's drain.
+        # Later SIGTERMs still reach this handler and are dropped here. (Removing it would
+        # restore the default action, which ends the process, for an instant before another
+        # disposition could be set: the supervisor's SIGTERM could land in that instant.)
+        # Two that arrive before the loop wakes each queue a call: the second must not raise
+        # again into the first one's drain.
         nonlocal stopping
         if stopping:
             return
         stopping = True
-        loop.remove_signal_handler(signal.SIGTERM)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise web.GracefulExit()
 
     loop.add_signal_handler(signal.SIGTERM, stop)

@@ -18,7 +18,7 @@ from app.core.config import ConfigError, Settings
 from app.core.http import json_response
 from app.core.keys import POOL
 from app.web import create_app
-from tests.conftest import PGBOUNCER, make_settings
+from tests.conftest import make_settings
 
 
 async def test_in_flight_request_finishes_before_the_pool_closes(database_url):
@@ -144,22 +144,21 @@ def _serving_pids(log: str) -> set[int]:
     return {orjson.loads(line)["pid"] for line in log.splitlines() if '"event":"serving"' in line}
 
 
-def _until_waiting_for_a_lock(conn, seconds: float = 20.0) -> None:
+def _until_the_upsert_waits_for_a_lock(database_url: str, seconds: float = 20.0) -> None:
+    """From a connection of its own: pg_stat_activity is a snapshot taken once per
+    transaction, and through PgBouncer other server connections may wait on locks too."""
+    import psycopg
+
     deadline = time.monotonic() + seconds
-    while not conn.execute(
-        "SELECT count(*) FROM pg_stat_activity"
-        " WHERE wait_event_type = 'Lock' AND datname = current_database()"
-    ).fetchone()[0]:
-        assert time.monotonic() < deadline, "the request never reached the row lock"
-        time.sleep(0.05)
+    with psycopg.connect(database_url, autocommit=True) as probe:
+        while not probe.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database() AND query LIKE '%INSERT INTO riders AS r%'"
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, "the request never reached the row lock"
+            time.sleep(0.05)
 
 
-# Through PgBouncer, pg_stat_activity showed lock waits of server connections whose statement
-# was COMMIT, a SET or the webhook claim, so "a backend waits for a lock" did not prove that the
-# upsert was in flight: the SIGTERM sometimes came before the request was accepted. Directly,
-# the upsert is the only waiter: the test runs in the direct pass only.
-@pytest.mark.direct
-@pytest.mark.skipif(PGBOUNCER, reason="its lock-wait probe cannot single out the upsert there")
 def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url, tmp_path):
     """A platform may signal every process of the service (Heroku does) and the supervisor
     signals its web processes too: the second SIGTERM must not cut the first one's drain."""
@@ -188,7 +187,7 @@ def test_sigterm_to_every_process_lets_an_in_flight_request_finish(database_url,
         ):
             lock.execute("SELECT FROM riders WHERE rider_id = 'R-1' FOR UPDATE")
             in_flight = pool.submit(lambda: urllib.request.urlopen(request, timeout=30).status)
-            _until_waiting_for_a_lock(lock)  # the upsert is in flight, waiting for the row lock
+            _until_the_upsert_waits_for_a_lock(database_url)  # in flight, at the row lock
             os.killpg(server.process.pid, signal.SIGTERM)
             time.sleep(1.5)
             lock.rollback()
