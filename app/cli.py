@@ -6,14 +6,10 @@ import argparse
 import importlib
 import sys
 
-import structlog
-
 from app.core import database_url as where
 from app.core import logs
 from app.core.config import ConfigError, Settings
 from app.core.sql import SqlFileMissing
-
-log = structlog.get_logger("app")
 
 
 class CommandError(Exception):
@@ -24,7 +20,7 @@ class CommandError(Exception):
 OPERATOR_ERRORS = (ConfigError, CommandError, SqlFileMissing, where.DatabaseUnavailable)
 
 
-def database_url(settings: Settings) -> str:
+def database_url(settings: Settings, log) -> str:
     url = where.resolve_url(settings)
     source = "DATABASE_URL" if settings.database_url else "embedded PostgreSQL"
     log.info("database", source=source, database=where.describe(url))
@@ -50,11 +46,11 @@ class _JobNames:
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     commands = root.add_subparsers(dest="command", required=True)
-    # Each command runs from its module, imported then: `serve` from app/serve.py (small), the
-    # others from app/commands.py.
-    root.set_defaults(module="app.commands")
+    # Each command runs from its module, imported then: `serve` from app/serve.py (small: it
+    # logs without structlog, see app/core/logs.py), the others from app/commands.py.
+    root.set_defaults(module="app.commands", structlog=True)
     serving = commands.add_parser("serve", help="apply migrations, then serve HTTP")
-    serving.set_defaults(module="app.serve")
+    serving.set_defaults(module="app.serve", structlog=False)
     commands.add_parser("migrate", help="apply pending migrations")
     load = commands.add_parser("load-data", help="load JSON data documents")
     load.add_argument("files", nargs="+", metavar="FILE")
@@ -84,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         settings = Settings.from_env()
-        logs.setup(settings.log_format)
+        if args.structlog:
+            logs.setup(settings.log_format)
         command = importlib.import_module(args.module)
         getattr(command, args.command.replace("-", "_"))(settings, args)
     except OPERATOR_ERRORS as exc:

@@ -60,7 +60,7 @@ async def _offer_setup_link(settings: Settings, url: str) -> None:
 
 
 def migrate(settings: Settings, _: argparse.Namespace) -> None:
-    _migrate(settings, database_url(settings))
+    _migrate(settings, database_url(settings, log))
 
 
 def _packages():
@@ -92,7 +92,7 @@ async def _load_files(settings: Settings, url: str, paths: list[Path]) -> None:
 
 
 def load_data(settings: Settings, args: argparse.Namespace) -> None:
-    url = database_url(settings)
+    url = database_url(settings, log)
     _migrate(settings, url)  # a fresh database has no tables to load into yet
     _load(_load_files(settings, url, [Path(p) for p in args.files]))
 
@@ -138,7 +138,7 @@ async def _demo_admin(conn, email: str) -> None:
 def demo_data(settings: Settings, args: argparse.Namespace) -> None:
     if args.admin is not None:
         _check_email(args.admin)
-    url = database_url(settings)
+    url = database_url(settings, log)
     _migrate(settings, url)  # a fresh database has no tables to fill yet
     _load(_demo(settings, url, args.riders, args.admin))
 
@@ -162,7 +162,7 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
 
 
 def run_job(settings: Settings, args: argparse.Namespace) -> None:
-    asyncio.run(_run_job(settings, database_url(settings), args.job))
+    asyncio.run(_run_job(settings, database_url(settings, log), args.job))
 
 
 async def _revoke(url: str, rider_id: str) -> None:
@@ -175,7 +175,7 @@ async def _revoke(url: str, rider_id: str) -> None:
 
 
 def revoke_links(settings: Settings, args: argparse.Namespace) -> None:
-    asyncio.run(_revoke(database_url(settings), args.rider_id))
+    asyncio.run(_revoke(database_url(settings, log), args.rider_id))
 
 
 async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
@@ -204,4 +204,4 @@ def create_admin(settings: Settings, args: argparse.Namespace) -> None:
         raise CommandError(
             f"the password (read from standard input) must have at least {MIN_LENGTH} characters"
         )
-    asyncio.run(_create_admin(database_url(settings), args.email, args.name, password))
+    asyncio.run(_create_admin(database_url(settings, log), args.email, args.name, password))

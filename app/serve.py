@@ -1,28 +1,35 @@
 """`serve`: the supervising process, which keeps the web processes and serves nothing itself.
 
-It stays small (bench/memory.py): it imports neither aiohttp nor asyncpg nor the app. The
-steps before supervising that need them (migrations, the warnings about secrets, the admin
-setup link) run in a short-lived process of their own, since memory taken by imports is never
-given back; each web process is spawned as a fresh interpreter that imports the app itself.
+It stays small (bench/memory.py): it imports neither aiohttp nor asyncpg nor the app, nor
+structlog (it logs with app.core.logs.Lines) nor multiprocessing. The steps before supervising
+that need them (migrations, the warnings about secrets, the admin setup link) run in a
+short-lived process of their own (app/serve_prepare.py), since memory taken by imports is never
+given back; each web process (app/web_process.py) is a fresh interpreter that imports the app
+itself. Both are started with `subprocess` and read their settings from the environment they
+inherit, where serve leaves the database it resolved (the embedded server it started, which
+it stops last, or DATABASE_URL).
 """
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
-import socket
+import os
+import subprocess
+import sys
 
 from app.cli import CommandError, database_url
-from app.core import metric_files, supervisor
+from app.core import logs, metric_files, supervisor
 from app.core.config import Settings
 
+URL_VARIABLE = "SERVE_DATABASE_URL"
 
-def serve(settings: Settings, _: argparse.Namespace) -> None:
-    url = database_url(settings)
-    _prepare(settings, url)
-    # This process (which started the embedded database, if any, and stops it last) serves
-    # nothing: it keeps WEB_CONCURRENCY web processes that accept from its socket (see
-    # app/core/supervisor.py). Each runs the schedules; the job lock runs a slot once.
+
+def serve(settings: Settings, _) -> None:
+    log = logs.setup_lines(settings.log_format)
+    os.environ[URL_VARIABLE] = database_url(settings, log)
+    _prepare()
+    # This process serves nothing: it keeps WEB_CONCURRENCY web processes that accept from its
+    # socket (see app/core/supervisor.py). Each runs the schedules; the job lock runs a slot
+    # once.
     try:
         sock = supervisor.listen(settings.host, settings.port)
     except supervisor.ListenError as exc:
@@ -30,9 +37,9 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
     with sock, metric_files.multiprocess_files():
         died = supervisor.Supervisor(
             settings.web_concurrency,
-            _web_process,
-            (settings, url),
+            [sys.executable, "-m", "app.web_process"],
             sock,
+            log,
             on_exit=metric_files.process_exited,
         ).run()
     if died:
@@ -40,36 +47,21 @@ def serve(settings: Settings, _: argparse.Namespace) -> None:
         raise CommandError("a web process stopped on its own (see `worker stopped`)")
 
 
-def _prepare(settings: Settings, url: str) -> None:
-    """Runs app.commands.prepare_serve in a process of its own and waits for it; its failure
-    (one line) is this command's."""
-    context = multiprocessing.get_context("spawn")
-    ours, theirs = context.Pipe(duplex=False)
-    process = context.Process(target=_prepare_here, args=(settings, url, theirs), name="prepare")
-    process.start()
-    theirs.close()  # ours alone reads: its end of file says the process is gone
-    try:
-        failure = ours.recv()
-    except EOFError:
-        failure = "serve could not start (see the traceback above)"
-    finally:
-        ours.close()
-        process.join()
-    if failure is not None:
+def inherited() -> tuple[Settings, str]:
+    """In a process serve started: serve's settings and database."""
+    return Settings.from_env(), os.environ[URL_VARIABLE]
+
+
+def _prepare() -> None:
+    """Runs app/serve_prepare.py and waits for it; the line it reports is this command's
+    failure."""
+    reader, writer = os.pipe()
+    command = [sys.executable, "-m", "app.serve_prepare", str(writer)]
+    with subprocess.Popen(command, pass_fds=(writer,)) as process:
+        os.close(writer)  # the process holds its end: ours reads to its end of file
+        with open(reader, encoding="utf-8") as report:
+            failure = report.read()
+    if failure:
         raise CommandError(failure)
-
-
-# The targets of spawned processes: a module-level function of this module, so that pickling
-# it imports nothing here; each imports its heavy module in the new process.
-
-
-def _prepare_here(settings: Settings, url: str, pipe) -> None:
-    from app.commands import prepare_serve
-
-    pipe.send(prepare_serve(settings, url))
-
-
-def _web_process(settings: Settings, url: str, sock: socket.socket, pipe) -> None:
-    from app import web_process
-
-    web_process.run(settings, url, sock, pipe)
+    if process.returncode != 0:
+        raise CommandError("serve could not start (see the traceback above)")

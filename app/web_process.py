@@ -1,7 +1,8 @@
 """A web process of `serve`: the app on the supervisor's socket (see app/core/supervisor.py).
 
-Spawned, a fresh interpreter: this module and the app's are imported here, never in the
-supervising process, whose memory stays small (app/serve.py).
+`python -m app.web_process SOCKET_FD LINK_FD`, as the supervisor starts it: a fresh
+interpreter, which imports this module and the app's, never imported in the supervising
+process, whose memory stays small (app/serve.py).
 """
 
 from __future__ import annotations
@@ -16,19 +17,25 @@ import structlog
 import uvloop
 from aiohttp import web
 
+from app import serve
 from app.core import database, logs, memory, supervisor
 from app.core.config import Settings
 
 log = structlog.get_logger("app")
 
 
-def run(settings: Settings, url: str, sock: socket.socket, pipe) -> None:
+def main() -> None:
+    sock, link = (socket.socket(fileno=int(fd)) for fd in sys.argv[1:3])
+    run(*serve.inherited(), sock, link)
+
+
+def run(settings: Settings, url: str, sock: socket.socket, link: socket.socket) -> None:
     # The supervisor alone stops a web process (SIGTERM): a Ctrl-C reaches the whole process
     # group, and a second signal would cut this process's graceful shutdown short.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logs.setup(settings.log_format)
     try:
-        _serve_here(settings, url, sock, supervisor.Link(pipe))
+        _serve_here(settings, url, sock, Link(link))
     except database.DatabaseUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(1)
@@ -59,7 +66,7 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop)
 
 
-def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervisor.Link) -> None:
+def _serve_here(settings: Settings, url: str, sock: socket.socket, link: Link) -> None:
     from app.ai import runner
     from app.web import create_app, freeze_startup_objects
     from app.webhooks import delivery as webhooks
@@ -88,3 +95,34 @@ def _serve_here(settings: Settings, url: str, sock: socket.socket, link: supervi
         loop=uvloop.new_event_loop(),
         print=serving,
     )
+
+
+class Link:
+    """This process's end of its link to the supervisor."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+
+    def serving(self) -> None:
+        self.sock.send(supervisor.SERVING)
+
+    def retire(self) -> None:
+        self.sock.send(supervisor.RETIRE)
+
+    async def context(self, _app: web.Application):
+        """cleanup_ctx: the supervisor never writes, so the link turns readable only when it
+        is gone (killed): then this process stops too, instead of serving on unsupervised."""
+        loop = asyncio.get_running_loop()
+        link = self.sock.fileno()
+
+        def supervisor_gone() -> None:
+            loop.remove_reader(link)  # readable for good: once is enough
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        loop.add_reader(link, supervisor_gone)
+        yield
+        loop.remove_reader(link)
+
+
+if __name__ == "__main__":
+    main()

@@ -109,7 +109,7 @@ class Server:
                 command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if parent == self.process.pid and b"spawn_main" in command:
+            if parent == self.process.pid and b"app.web_process" in command:
                 pids.append(int(entry.name))
         return sorted(pids)
 

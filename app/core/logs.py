@@ -1,13 +1,18 @@
-"""One JSON object a line on stdout (or readable lines with LOG_FORMAT=console)."""
+"""One JSON object a line on stdout (or readable lines with LOG_FORMAT=console).
+
+Every process logs through structlog (`setup`) but serve's supervising process, which writes
+its few lines in the same format with `Lines`: importing structlog brings asyncio (and rich,
+where it is installed), which would double that process's memory (bench/memory.py).
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
 import time
+from datetime import UTC, datetime
 
 import orjson
-import structlog
 
 
 def _render_json(_, __, event_dict) -> str:
@@ -15,6 +20,8 @@ def _render_json(_, __, event_dict) -> str:
 
 
 def setup(log_format: str = "json", level: int = logging.INFO) -> None:
+    import structlog
+
     shared = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
@@ -46,6 +53,50 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     # The pool retries its connections through an outage with a traceback a try; the request
     # middleware reports the outage itself, one line now and then.
     logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
+
+
+def setup_lines(log_format: str = "json", level: int = logging.INFO) -> Lines:
+    """`setup` without structlog, for serve's supervising process: its logger."""
+    lines = Lines(log_format)
+    root = logging.getLogger()
+    root.handlers[:] = [lines]
+    root.setLevel(level)
+    return lines
+
+
+class Lines(logging.Handler):
+    """A logger for serve's supervising process: `info(event, **fields)` (and `warning`,
+    `error`) writes the line structlog would (see `setup`); as the root logger's handler it
+    writes the standard library's records (the embedded database's) the same way."""
+
+    def __init__(self, log_format: str = "json"):
+        super().__init__()
+        self.log_format = log_format
+
+    def info(self, event: str, **fields) -> None:
+        self._write("info", event, fields)
+
+    def warning(self, event: str, **fields) -> None:
+        self._write("warning", event, fields)
+
+    def error(self, event: str, **fields) -> None:
+        self._write("error", event, fields)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        fields = {"logger": record.name}
+        if record.exc_info:
+            fields["exception"] = logging.Formatter().formatException(record.exc_info)
+        self._write(record.levelname.lower(), record.getMessage(), fields)
+
+    def _write(self, level: str, event: str, fields: dict) -> None:
+        now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+        if self.log_format == "json":
+            line = {**fields, "event": event, "level": level, "timestamp": now}
+            text = _render_json(None, None, line)
+        else:  # structlog's ConsoleRenderer, without colours
+            pairs = " ".join(f"{key}={value}" for key, value in sorted(fields.items()))
+            text = f"{now} [{level:<9}] {event:<30} {pairs}".rstrip()
+        print(text, file=sys.stdout, flush=True)
 
 
 class Sampled:

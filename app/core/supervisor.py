@@ -5,44 +5,42 @@ from it; it holds the socket for as long as it runs, so the port stays open whil
 process comes or goes. (With a socket of each process's own in an SO_REUSEPORT group, closing
 one would reset the connections the kernel had already queued on it.)
 
-A web process tells the supervisor two things over its pipe: it `serves` (listening, after
-its start-up), and it should `retire` (its memory passed the limit). For a retiring process
-the supervisor starts a replacement and, once that one serves, sends the old one SIGTERM: it
-stops accepting, finishes its in-flight requests and exits. A web process that exits without
-having been told to means something is wrong that a restart of the service may cure: the
-supervisor logs `worker stopped`, stops the others and `serve` exits 1, so the platform
-restarts the service whole. SIGTERM or SIGINT to the supervisor stops every web process the
-same way (each finishing its in-flight requests) and `serve` exits 0.
+A web process is a fresh interpreter (`subprocess`, not `multiprocessing`, whose spawned
+children come with a resource tracker process of 13 MB): the listening socket and its end of a
+socketpair, its link, are passed as file descriptors, whose numbers follow its command line.
+It tells the supervisor two things over its link: it `serves` (listening, after its start-up),
+and it should `retire` (its memory passed the limit). For a retiring process the supervisor
+starts a replacement and, once that one serves, sends the old one SIGTERM: it stops
+accepting, finishes its in-flight requests and exits. The supervisor never writes to a link:
+a web process whose link turns readable knows its supervisor is gone (killed) and stops.
+
+A web process that exits without having been told to means something is wrong that a restart
+of the service may cure: the supervisor logs `worker stopped`, stops the others and `serve`
+exits 1, so the platform restarts the service whole. SIGTERM or SIGINT to the supervisor stops
+every web process the same way (each finishing its in-flight requests) and `serve` exits 0.
+
+It waits on the links, on each process's exit (a pidfd: Linux 5.3 or later) and on its own
+signals (a socketpair as the wakeup fd) with one selector.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import multiprocessing
 import os
+import selectors
 import signal
 import socket
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING
 
-import structlog
-
-if TYPE_CHECKING:  # the supervisor itself runs without aiohttp (app/serve.py)
-    from aiohttp import web
-
-log = structlog.get_logger("app")
-
-# What a web process sends its supervisor.
-SERVING = "serving"
-RETIRE = "retire"
+# What a web process sends its supervisor, one message each (the link keeps their bounds).
+SERVING = b"serving"
+RETIRE = b"retire"
 
 SHUTDOWN_TIMEOUT = 30
 # Beyond a web process's own shutdown timeout, before it is killed.
 KILL_GRACE = 5
-# How often the supervisor looks at its web processes when nothing happens.
+# The longest the supervisor waits without looking at its web processes.
 WATCH_INTERVAL = 1.0
 LISTEN_BACKLOG = 1024
 
@@ -67,10 +65,18 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-@dataclass
+def link_pair() -> tuple[socket.socket, socket.socket]:
+    """(the supervisor's end, the web process's end) of a link: datagrams in order, so each
+    message arrives whole; neither end is inherited unless passed."""
+    return socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+
+
+@dataclass(eq=False)
 class WebProcess:
-    process: multiprocessing.Process
-    pipe: Connection
+    process: subprocess.Popen
+    link: socket.socket
+    # Readable once the process has exited.
+    exited: int
     # The web process this one replaces, sent SIGTERM once this one serves.
     replaces: WebProcess | None = None
     # Sent SIGTERM by the supervisor: its exit is expected.
@@ -79,99 +85,102 @@ class WebProcess:
 
 
 class Supervisor:
-    """Keeps `count` web processes running `target(sock, pipe)` (a module-level function:
-    the processes are spawned, each a fresh interpreter)."""
+    """Keeps `count` web processes running `command` followed by the numbers of the listening
+    socket's and the link's file descriptors; `log` is a logs.Lines."""
 
     def __init__(
         self,
         count: int,
-        target: Callable[..., None],
-        args: tuple,
+        command: list[str],
         sock: socket.socket,
+        log,
         on_exit: Callable[[int], None] = lambda pid: None,
     ):
         self.count = count
-        self.target = target
-        self.args = args
+        self.command = command
         self.sock = sock
+        self.log = log
         self.on_exit = on_exit
         self.processes: list[WebProcess] = []
-        self.context = multiprocessing.get_context("spawn")
         self.died: list[WebProcess] = []
+        self.selector = selectors.DefaultSelector()
 
     def start(self, replaces: WebProcess | None = None) -> WebProcess:
-        ours, theirs = self.context.Pipe()
-        process = self.context.Process(
-            target=self.target, args=(*self.args, self.sock, theirs), name="web"
-        )
-        process.start()
-        theirs.close()  # the web process holds its end; ours alone tells it we are gone
-        child = WebProcess(process, ours, replaces=replaces)
+        ours, theirs = link_pair()
+        with theirs:  # the web process holds its end; ours alone tells it we are gone
+            fds = (self.sock.fileno(), theirs.fileno())
+            process = subprocess.Popen([*self.command, *map(str, fds)], pass_fds=fds)
+        child = WebProcess(process, ours, os.pidfd_open(process.pid), replaces=replaces)
+        # A message to read; an exit, which the next _reap takes.
+        self.selector.register(ours, selectors.EVENT_READ, child)
+        self.selector.register(child.exited, selectors.EVENT_READ)
         self.processes.append(child)
         return child
 
     def run(self) -> bool:
         """Run until told to stop or a web process dies; True when one died on its own."""
         stop = _StopSignals()
-        with stop:
+        with stop, self.selector:
+            self.selector.register(stop.reader, selectors.EVENT_READ)
             for _ in range(self.count):
                 self.start()
             while not stop.requested and not self.died:
-                ready = wait(
-                    [stop.reader, *(w.pipe for w in self.processes)]
-                    + [w.process.sentinel for w in self.processes],
-                    timeout=WATCH_INTERVAL,
-                )
-                self._read_messages(ready)
+                for key, _ in self.selector.select(WATCH_INTERVAL):
+                    if key.data is not None:
+                        self._read_message(key.data)
                 self._reap()
             self._stop_all()
         return bool(self.died)
 
-    def _read_messages(self, ready: list) -> None:
-        for child in list(self.processes):
-            if child.pipe not in ready:
-                continue
-            try:
-                message = child.pipe.recv()
-            except (EOFError, OSError):
-                continue  # it is exiting: its sentinel tells
-            if message == RETIRE and not child.retiring:
-                child.retiring = True
-                self.start(replaces=child)
-            elif message == SERVING and child.replaces is not None:
-                old, child.replaces = child.replaces, None
-                log.info("web process replaced", pid=old.process.pid, by=child.process.pid)
-                self._terminate(old)
+    def _read_message(self, child: WebProcess) -> None:
+        try:
+            message = child.link.recv(64)
+        except OSError:
+            message = b""
+        if not message:  # it is exiting (its pidfd tells): its link stays readable, unheard
+            self.selector.unregister(child.link)
+        elif message == RETIRE and not child.retiring:
+            child.retiring = True
+            self.start(replaces=child)
+        elif message == SERVING and child.replaces is not None:
+            old, child.replaces = child.replaces, None
+            self.log.info("web process replaced", pid=old.process.pid, by=child.process.pid)
+            self._terminate(old)
 
     def _terminate(self, child: WebProcess) -> None:
-        if not child.stopping and child.process.is_alive():
+        if not child.stopping:
             child.stopping = True
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child.process.pid, signal.SIGTERM)
+            child.process.send_signal(signal.SIGTERM)  # nothing once it has been reaped
 
     def _reap(self) -> None:
         for child in list(self.processes):
-            if child.process.is_alive():
+            if child.process.poll() is None:
                 continue
-            child.process.join()
             if not child.stopping:
-                log.error("worker stopped", pid=child.process.pid, exit_code=child.process.exitcode)
+                self.log.error(
+                    "worker stopped", pid=child.process.pid, exit_code=child.process.returncode
+                )
                 self.died.append(child)
             self._forget(child)
 
     def _forget(self, child: WebProcess) -> None:
         self.processes.remove(child)
-        child.pipe.close()
+        for fileobj in (child.link, child.exited):
+            if fileobj in self.selector.get_map():
+                self.selector.unregister(fileobj)
+        child.link.close()
+        os.close(child.exited)
         self.on_exit(child.process.pid)
 
     def _stop_all(self) -> None:
         for child in self.processes:
             self._terminate(child)
         for child in list(self.processes):
-            child.process.join(SHUTDOWN_TIMEOUT + KILL_GRACE)
-            if child.process.is_alive():
+            try:
+                child.process.wait(SHUTDOWN_TIMEOUT + KILL_GRACE)
+            except subprocess.TimeoutExpired:
                 child.process.kill()
-                child.process.join()
+                child.process.wait()
             self._forget(child)
 
 
@@ -198,30 +207,3 @@ class _StopSignals:
         signal.set_wakeup_fd(self._previous_wakeup)
         self.reader.close()
         self._writer.close()
-
-
-class Link:
-    """A web process's side of its pipe to the supervisor."""
-
-    def __init__(self, pipe: Connection):
-        self.pipe = pipe
-
-    def serving(self) -> None:
-        self.pipe.send(SERVING)
-
-    def retire(self) -> None:
-        self.pipe.send(RETIRE)
-
-    async def context(self, _app: web.Application):
-        """cleanup_ctx: the supervisor never writes, so the pipe turns readable only when it
-        is gone (killed): then this process stops too, instead of serving on unsupervised."""
-        loop = asyncio.get_running_loop()
-        pipe = self.pipe.fileno()
-
-        def supervisor_gone() -> None:
-            loop.remove_reader(pipe)  # readable for good: once is enough
-            os.kill(os.getpid(), signal.SIGTERM)
-
-        loop.add_reader(pipe, supervisor_gone)
-        yield
-        loop.remove_reader(pipe)

@@ -12,8 +12,8 @@ from app.core import migrations
 
 LAZY = ("openai", "pypdf", "yoyo", "psycopg")
 
-# The web process's own imports (`app.web_process`, what its spawned target runs) and its
-# app, with the AI configured.
+# The web process's own imports (`app.web_process`, which the supervisor runs) and its app,
+# with the AI configured.
 CREATE_APP = f"""
 import json, sys
 from app.web_process import run
@@ -46,9 +46,15 @@ cli.parser().parse_args(["serve"])
 print(json.dumps(sorted(sys.modules)))
 """
 # The web's, the database driver's, the templates', the schemas', the migrations' and the
-# metrics' libraries: the web processes and serve's start-up process import them.
+# metrics' libraries: the web processes and serve's start-up process import them. Nor
+# structlog (with asyncio under it) nor multiprocessing (whose spawned processes come with a
+# resource tracker process): the supervisor logs with logs.Lines and starts its processes with
+# subprocess.
 NOT_SUPERVISING = (
     "aiohttp",
+    "asyncio",
+    "structlog",
+    "multiprocessing",
     "asyncpg",
     "jinja2",
     "marshmallow",
