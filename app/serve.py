@@ -24,8 +24,8 @@ URL_VARIABLE = "SERVE_DATABASE_URL"
 
 
 def serve(settings: Settings, _) -> None:
-    log = logs.setup_lines(settings.log_format)
-    os.environ[URL_VARIABLE] = database_url(settings, log)
+    logs.setup_lines(settings.log_format)
+    os.environ[URL_VARIABLE] = database_url(settings, logs.lines)
     _prepare()
     # This process serves nothing: it keeps WEB_CONCURRENCY web processes that accept from its
     # socket (see app/core/supervisor.py). Each runs the schedules; the job lock runs a slot
@@ -39,7 +39,6 @@ def serve(settings: Settings, _) -> None:
             settings.web_concurrency,
             [sys.executable, "-m", "app.web_process"],
             sock,
-            log,
             on_exit=metric_files.process_exited,
         ).run()
     if died:

@@ -55,19 +55,10 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
 
 
-def setup_lines(log_format: str = "json", level: int = logging.INFO) -> Lines:
-    """`setup` without structlog, for serve's supervising process: its logger."""
-    lines = Lines(log_format)
-    root = logging.getLogger()
-    root.handlers[:] = [lines]
-    root.setLevel(level)
-    return lines
-
-
 class Lines(logging.Handler):
-    """A logger for serve's supervising process: `info(event, **fields)` (and `warning`,
-    `error`) writes the line structlog would (see `setup`); as the root logger's handler it
-    writes the standard library's records (the embedded database's) the same way."""
+    """A logger for serve's supervising process: `info(event, **fields)` (and `error`)
+    writes the line structlog would (see `setup`); as the root logger's handler it writes the
+    standard library's records (the embedded database's) the same way."""
 
     def __init__(self, log_format: str = "json"):
         super().__init__()
@@ -75,9 +66,6 @@ class Lines(logging.Handler):
 
     def info(self, event: str, **fields) -> None:
         self._write("info", event, fields)
-
-    def warning(self, event: str, **fields) -> None:
-        self._write("warning", event, fields)
 
     def error(self, event: str, **fields) -> None:
         self._write("error", event, fields)
@@ -94,9 +82,24 @@ class Lines(logging.Handler):
             line = {**fields, "event": event, "level": level, "timestamp": now}
             text = _render_json(None, None, line)
         else:  # structlog's ConsoleRenderer, without colours
-            pairs = " ".join(f"{key}={value}" for key, value in sorted(fields.items()))
-            text = f"{now} [{level:<9}] {event:<30} {pairs}".rstrip()
+            pairs = {**fields}
+            logger = pairs.pop("logger", None)
+            words = [f"{now} [{level:<9}] {event:<30}", *([f"[{logger}]"] if logger else [])]
+            words += (f"{key}={value}" for key, value in sorted(pairs.items()))
+            text = " ".join(words).rstrip()
         print(text, file=sys.stdout, flush=True)
+
+
+# serve's supervising process's logger, set up by setup_lines.
+lines = Lines()
+
+
+def setup_lines(log_format: str = "json", level: int = logging.INFO) -> None:
+    """`setup` without structlog, for serve's supervising process (`lines`)."""
+    lines.log_format = log_format
+    root = logging.getLogger()
+    root.handlers[:] = [lines]
+    root.setLevel(level)
 
 
 class Sampled:

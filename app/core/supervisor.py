@@ -33,6 +33,8 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.logs import lines as log
+
 # What a web process sends its supervisor, one message each (the link keeps their bounds).
 SERVING = b"serving"
 RETIRE = b"retire"
@@ -86,20 +88,18 @@ class WebProcess:
 
 class Supervisor:
     """Keeps `count` web processes running `command` followed by the numbers of the listening
-    socket's and the link's file descriptors; `log` is a logs.Lines."""
+    socket's and the link's file descriptors."""
 
     def __init__(
         self,
         count: int,
         command: list[str],
         sock: socket.socket,
-        log,
         on_exit: Callable[[int], None] = lambda pid: None,
     ):
         self.count = count
         self.command = command
         self.sock = sock
-        self.log = log
         self.on_exit = on_exit
         self.processes: list[WebProcess] = []
         self.died: list[WebProcess] = []
@@ -144,7 +144,7 @@ class Supervisor:
             self.start(replaces=child)
         elif message == SERVING and child.replaces is not None:
             old, child.replaces = child.replaces, None
-            self.log.info("web process replaced", pid=old.process.pid, by=child.process.pid)
+            log.info("web process replaced", pid=old.process.pid, by=child.process.pid)
             self._terminate(old)
 
     def _terminate(self, child: WebProcess) -> None:
@@ -157,7 +157,7 @@ class Supervisor:
             if child.process.poll() is None:
                 continue
             if not child.stopping:
-                self.log.error(
+                log.error(
                     "worker stopped", pid=child.process.pid, exit_code=child.process.returncode
                 )
                 self.died.append(child)

@@ -54,6 +54,19 @@ def test_serve_without_migrating_still_checks_the_database():
     _assert_one_clear_line(run("serve", env=env), "127.0.0.1:9/ops")
 
 
+def test_serve_whose_start_fails_unforeseen_ends_with_one_line_after_the_traceback(
+    empty_database_url,
+):
+    """A failure of serve's start that is no operator error (here a database without the
+    schema, left unmigrated) shows its traceback, and serve says it could not start."""
+    env = {"DATABASE_URL": empty_database_url, "PORT": "18097", "MIGRATE_ON_START": "0"}
+    result = run("serve", env=env)
+    assert result.returncode == 1
+    assert "UndefinedTableError" in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last == "error: serve could not start (see the traceback above)"
+
+
 def test_bad_setting_is_one_line():
     _assert_one_clear_line(run("migrate", env={"PORT": "eighty"}), "PORT")
 

