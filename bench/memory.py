@@ -2,8 +2,10 @@
 on an empty migrated database, after /healthz answers and a few seconds of quiet. Measured:
 the resident memory (VmRSS) of the web process (target at most 75 MB: the AI and PDF libraries
 are imported only when first used), of the supervising `serve` process (target at most 25 MB:
-it imports neither aiohttp nor asyncpg nor the app, see app/serve.py) and of the whole process
-tree, as the peers' driver counts it (issue 30: under the 99 MB of the single-process serve).
+it imports neither aiohttp nor asyncpg nor structlog nor the app, see app/serve.py) and of the
+whole process tree, as the peers' driver counts it (issue 30: under the 99 MB of the
+single-process serve; the supervisor starts its processes with subprocess, so there is no
+multiprocessing resource tracker in it).
 """
 
 from __future__ import annotations

