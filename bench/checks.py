@@ -80,7 +80,10 @@ SELECT c * 100 + k,
 FROM generate_series(1, 8) AS c, generate_series(1, 10) AS k
 """
 
-CHECKS_SQL = f"""
+
+def checks_sql(count: int) -> str:
+    """Checks 1 to `count` of this data set."""
+    return f"""
 INSERT INTO checks (id, rider_id, rider_name, third_party_logistics, recorder_id, check_date,
                     timezone, country_code, id_validation, license_plate, reported_items, answers)
 SELECT g, 100000 + (g * 7919) % 200000, 'Rider ' || g,
@@ -92,8 +95,9 @@ SELECT g, 100000 + (g * 7919) % 200000, 'Rider ' || g,
        g % 1999 <> 7, g % 2003 <> 11,
        CASE WHEN g % 5 = 0 THEN '["Missing helmet","Worn tyres"]'::json END,
        ('[' || {" || ',' || ".join(_answer_sql(k) for k in range(1, ANSWERS + 1))} || ']')::json
-FROM (SELECT g, (g % 8 + 1)::int AS c FROM generate_series(1::bigint, {CHECKS}) AS g) AS s
+FROM (SELECT g, (g % 8 + 1)::int AS c FROM generate_series(1::bigint, {count}) AS g) AS s
 """
+
 
 # Each single filter, with a value matching at most 1,000 checks.
 FILTERS = {
@@ -208,7 +212,7 @@ async def _disconnect(base: str, database_url: str) -> float:
 def main() -> bool:
     url = fresh_database("bench_checks")
     started = time.perf_counter()
-    run_sql(url, QUESTIONS_SQL, CHECKS_SQL)
+    run_sql(url, QUESTIONS_SQL, checks_sql(CHECKS))
     print(
         f"data set: {CHECKS:,} checks x {ANSWERS} answers built and analysed in "
         f"{time.perf_counter() - started:.1f} s",
