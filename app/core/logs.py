@@ -87,7 +87,10 @@ class Lines(logging.Handler):
             words = [f"{now} [{level:<9}] {event:<30}", *([f"[{logger}]"] if logger else [])]
             words += (f"{key}={value!r}" for key, value in sorted(pairs.items()))
             text = " ".join(words).rstrip()
-        print(text, file=sys.stdout, flush=True)
+        # One write with its newline, as structlog's: processes share stdout, and print()
+        # would write the newline apart when stdout is unbuffered (PYTHONUNBUFFERED).
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 # serve's supervising process's logger, set up by setup_lines.

