@@ -80,7 +80,7 @@ def _after_load():
 
 async def _load_files(settings: Settings, url: str, paths: list[Path]) -> None:
     sections = _sections()
-    streamed = {section.name for section in sections if section.streamed}
+    streamed = {section.name: section.looked_up for section in sections if section.streamed}
     async with database.connect(url) as conn:
         for path in paths:
             document = read_document(path, streamed)

@@ -6,92 +6,97 @@ questions loaded with them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from app.checks import questioner, store
 from app.checks.plain_records import plain_check
 from app.checks.records import CheckRecordSchema, QuestionRecordSchema
+from app.checks.schemas import BIGINT_MAX
+from app.core import json_stream
 from app.core.loader import Section, Unique, json_text, plain_first_loader, unique, validated
 
 validate_questions = validated(QuestionRecordSchema, unique("question_id"))
 _load_check = plain_first_loader(CheckRecordSchema, plain_check)
 
 
-class ValidatedChecks:
-    """A section's checks, valid; what writing them needs to know before the first row (their
-    IDs, whether each leaves answer fields to the catalogue, and the questions those are). The
-    checks themselves are loaded again from the records when iterated, so that a file's
-    100,000 checks are never held (the records are a file's streamed section)."""
+class StoredChecks:
+    """The stored checks a file reloads, met in its first pass: their IDs and whether each
+    leaves answer fields to be taken from its stored snapshot."""
 
-    def __init__(self, records: Iterable[Any]):
-        self.records = records
+    def __init__(self) -> None:
         self.ids: list[int] = []
         self.completed: list[bool] = []
-        self.asked: set[int] = set()
 
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __iter__(self) -> Iterator[dict]:
-        for index, record in enumerate(self.records):
-            yield _load_check(index, record)
+    def add(self, check: dict) -> None:
+        self.ids.append(check["id"])
+        self.completed.append(bool(questioner.incomplete_questions(check["answers"])))
 
 
-def validate_checks(records: Iterable[Any]) -> ValidatedChecks:
-    """Every check loaded and checked, one at a time: the first bad record is the one named."""
-    checks = ValidatedChecks(records)
+async def write_checks(conn, records: Iterable[Any]) -> None:
+    """One pass reads and validates every check and COPYs the new ones into the table as it
+    builds them (the database stores what Python is still producing); the first bad record
+    ends the COPY, and the load's transaction writes nothing. The stored checks the file
+    reloads are staged by COPY in a second pass, with their snapshots, and updated together."""
+    stored_ids = await store.stored_check_ids(conn, _ids(records, "id"))
+    catalogue = await store.catalogue_snapshots(conn, _ids(records, "question_id"))
+    stored = StoredChecks()
+    await store.insert_checks(conn, _new_rows(records, stored_ids, catalogue, stored))
+    if stored.ids:
+        snapshots = await store.stored_snapshots(conn, stored.ids, stored.completed)
+        await store.update_checks(conn, _stored_rows(records, snapshots, catalogue))
+
+
+def _ids(records: Iterable[Any], key: str) -> list[int]:
+    """The values of `key` in the records that may be IDs: others belong to records the pass
+    refuses (and would not fit the query's bigint)."""
+    return [value for value in json_stream.integers(records, key) if 0 < value <= BIGINT_MAX]
+
+
+def _new_rows(records: Iterable[Any], stored_ids: set[int], catalogue: dict, stored: StoredChecks):
+    """Every record validated in order (the first bad one is the one named); the rows of the
+    new checks, the stored ones noted in `stored`."""
     ids = Unique("id")
-    for index, check in enumerate(checks):
+    for index, record in enumerate(records):
+        check = _load_check(index, record)
         ids.check(index, check)
         questioner.check_duplicates(index, check["answers"])
-        missing = questioner.incomplete_questions(check["answers"])
-        checks.ids.append(check["id"])
-        checks.completed.append(bool(missing))
-        checks.asked |= missing
-    return checks
+        if check["id"] in stored_ids:
+            stored.add(check)
+        else:
+            yield _row(index, check, {}, catalogue)
 
 
-async def write_checks(conn, checks: ValidatedChecks) -> None:
-    """New checks go to the table by COPY as they are built; existing ones are staged by COPY
-    in a second pass over the checks and updated together."""
-    existing = await store.existing_checks(conn, checks.ids, checks.completed)
-    catalogue = await store.catalogue_snapshots(conn, checks.asked)
-    await store.insert_checks(conn, _rows(checks, existing, catalogue, stored=False))
-    if existing:
-        await store.update_checks(conn, _rows(checks, existing, catalogue, stored=True))
+def _stored_rows(records: Iterable[Any], snapshots: dict, catalogue: dict):
+    """The rows of the stored checks (the records, valid, are read again: a record's id is
+    the stored check's)."""
+    for index, record in enumerate(records):
+        if record["id"] in snapshots:
+            check = _load_check(index, record)
+            stored = questioner.by_question(snapshots[check["id"]] or [])
+            yield _row(index, check, stored, catalogue)
 
 
-def _rows(checks: ValidatedChecks, existing: dict, catalogue: dict, stored: bool):
-    """The rows of the checks that are (`stored`) or are not in `existing`, built one at a time
-    in record order (so the first bad record of the pass is the one reported)."""
-    for index, check in enumerate(checks):
-        if (check["id"] in existing) != stored:
-            continue
-        answers = questioner.build(
-            index,
-            check["answers"],
-            questioner.by_question(existing.get(check["id"]) or []),
-            catalogue,
-        )
-        reported = check["reported_items"]
-        yield (
-            check["id"],
-            check["rider_id"],
-            check["rider_name"],
-            check["third_party_logistics"],
-            check["recorder_id"],
-            check["check_date"],
-            check["timezone"],
-            check["country_code"],
-            check["id_validation"],
-            check["license_plate"],
-            None if reported is None else json_text(reported),
-            json_text(answers),
-        )
+def _row(index: int, check: dict, stored: dict, catalogue: dict) -> tuple:
+    answers = questioner.build(index, check["answers"], stored, catalogue)
+    reported = check["reported_items"]
+    return (
+        check["id"],
+        check["rider_id"],
+        check["rider_name"],
+        check["third_party_logistics"],
+        check["recorder_id"],
+        check["check_date"],
+        check["timezone"],
+        check["country_code"],
+        check["id_validation"],
+        check["license_plate"],
+        None if reported is None else json_text(reported),
+        json_text(answers),
+    )
 
 
 SECTIONS = [
     Section("questions", validate_questions, store.upsert_questions),
-    Section("checks", validate_checks, write_checks, streamed=True),
+    Section("checks", None, write_checks, streamed=True, looked_up=("id", "question_id")),
 ]

@@ -17,7 +17,8 @@ SQL = sql.load(
     "select_rider_checks",
     "select_questions",
     "select_question_snapshots",
-    "existing_checks",
+    "stored_check_ids",
+    "stored_snapshots",
     "upsert_questions",
     "lock_checks",
     "create_staged_checks",
@@ -133,14 +134,19 @@ async def catalogue_snapshots(
     }
 
 
-async def existing_checks(
+async def stored_check_ids(conn: asyncpg.Connection, check_ids: Iterable[int]) -> set[int]:
+    """Which of `check_ids` are stored; other writers of checks wait from now on until the
+    transaction ends, so the answer stays true."""
+    await conn.execute(SQL.lock_checks)
+    return {row["id"] for row in await conn.fetch(SQL.stored_check_ids, list(check_ids))}
+
+
+async def stored_snapshots(
     conn: asyncpg.Connection, check_ids: list[int], completed: list[bool]
 ) -> dict[int, list[dict] | None]:
-    """check id -> its stored Questioner array (None unless `completed`, parallel to
-    `check_ids`), for the checks that exist; other writers of checks wait from now on until
-    the transaction ends, so the answer stays true."""
-    await conn.execute(SQL.lock_checks)
-    rows = await conn.fetch(SQL.existing_checks, check_ids, completed)
+    """Stored check id -> its stored Questioner array (None unless `completed`, parallel to
+    `check_ids`)."""
+    rows = await conn.fetch(SQL.stored_snapshots, check_ids, completed)
     return {row["id"]: row["answers"] for row in rows}
 
 

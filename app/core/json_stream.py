@@ -3,13 +3,15 @@ streamed (arrays of hundreds of thousands of records) are read again from the fi
 a time, each time they are iterated; the other sections are read whole.
 
 The file is parsed once to find its sections (and to find invalid JSON before anything is
-loaded), then once more for each pass over a streamed section. Parsed whole, a 113 MB file of
-100,000 checks took ~500 MB of Python objects on top of its bytes.
+loaded), then once more for each pass over a streamed section. While the sections are found,
+the integer values of the keys a streamed section names (its records' IDs, say) are kept: what
+its writer must look up before its first record. Parsed whole, a 113 MB file of 100,000 checks
+took ~500 MB of Python objects on top of its bytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +20,11 @@ import ijson
 
 class Records:
     """The records of a streamed section: a sized iterable that reads them again from the file
-    on every iteration."""
+    on every iteration. `integers[key]`: the integer values of `key` in its objects, at any
+    depth, for each key the section named."""
 
-    def __init__(self, path: Path, name: str, count: int):
-        self.path, self.name, self.count = path, name, count
+    def __init__(self, path: Path, name: str, count: int, integers: dict[str, set[int]]):
+        self.path, self.name, self.count, self.integers = path, name, count, integers
 
     def __len__(self) -> int:
         return self.count
@@ -31,17 +34,37 @@ class Records:
             yield from ijson.items(file, f"{self.name}.item", use_float=True)
 
 
-class _Dropped:
-    """Stands for every object inside a streamed section while the sections are found: what
-    is set into it is dropped at once, so memory does not grow with the section."""
+class _Kept:
+    """Stands for every object inside a streamed section while the sections are found: of
+    what is set into it, only the integer values of the keys asked for are kept, so memory
+    does not grow with the section's objects."""
 
-    __slots__ = ()
+    __slots__ = ("integers",)
+
+    def __init__(self, keys: Collection[str]):
+        self.integers: dict[str, set[int]] = {key: set() for key in keys}
 
     def __setitem__(self, key: str, value: Any) -> None:
-        pass
+        if key in self.integers and type(value) is int:
+            self.integers[key].add(value)
 
 
-_DROPPED = _Dropped()
+def integers(records: Any, key: str) -> set[int]:
+    """The integer values of `key` in the objects of a section, at any depth: kept while the
+    file's sections were found (Records), or found in a section given whole (a list)."""
+    if isinstance(records, Records):
+        return records.integers[key]
+    found: set[int] = set()
+    pending = list(records)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            if type(value.get(key)) is int:
+                found.add(value[key])
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return found
 
 
 class _Document(dict):
@@ -54,11 +77,12 @@ class _Document(dict):
         super().__setitem__(key, value)
 
 
-def read_sections(path: Path, streamed: Collection[str]) -> Any:
+def read_sections(path: Path, streamed: Mapping[str, Collection[str]]) -> Any:
     """The document in `path`: a dict of sections, where an array named in `streamed` is its
-    Records; or whatever else the file holds (the caller refuses it). Raises OSError and
-    ijson.JSONError."""
+    Records (keeping the integers of the keys `streamed` names for it); or whatever else the
+    file holds (the caller refuses it). Raises OSError and ijson.JSONError."""
     document: _Document | None = None
+    kept = {name: _Kept(keys) for name, keys in streamed.items()}
 
     def new_object() -> Any:
         # The parser makes each object before it sets it into its parent, the first one being
@@ -67,14 +91,14 @@ def read_sections(path: Path, streamed: Collection[str]) -> Any:
         if document is None:
             document = _Document()
             return document
-        return _DROPPED if document.filling in streamed else {}
+        return kept.get(document.filling) or {}
 
     with path.open("rb") as file:
         [value] = ijson.items(file, "", map_type=new_object, use_float=True)
     if not isinstance(value, _Document):
         return value
     return {
-        name: Records(path, name, len(section))
+        name: Records(path, name, len(section), kept[name].integers)
         if name in streamed and isinstance(section, list)
         else section
         for name, section in value.items()

@@ -1,7 +1,9 @@
 """`load-data`: a JSON document of sections, loaded as one transaction (DESIGN §6).
 
-Each family contributes `Section`s. Every section is validated before anything is written;
-the first invalid record rejects the whole file with a message naming section, index and field.
+Each family contributes `Section`s. The first invalid record rejects the whole file with a
+message naming section, index and field, and nothing is written: sections are validated before
+the transaction, but for a streamed section whose write validates each record as it reads it
+(the transaction then rolls back what came before).
 """
 
 from __future__ import annotations
@@ -40,13 +42,17 @@ Preparer = Callable[[list[Any], Settings], list[Any]]
 @dataclass(frozen=True)
 class Section:
     """`streamed`: read from a file, the section's records come as a sized iterable that
-    reads them again on each iteration (json_stream.Records), never as one list; `validate`
-    and `write` then pass over them without holding them."""
+    reads them again on each iteration (json_stream.Records), never as one list; `write` then
+    passes over them without holding them. `validate` None: `write` validates each record as
+    it reads it, raising RecordError at the first bad one."""
 
     name: str
-    validate: Validator
+    validate: Validator | None
     write: Writer
     streamed: bool = False
+    # Keys whose integer values the write looks up before its first record (the records'
+    # IDs): a streamed file section keeps them while the sections are found (json_stream).
+    looked_up: tuple[str, ...] = ()
     # What the valid records take from the service's settings before they are written (the
     # riders' PINs are hashed with its pepper).
     prepare: Preparer | None = None
@@ -158,12 +164,15 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def read_document(path: Path, streamed: Collection[str] = ()) -> dict[str, Any]:
+def read_document(
+    path: Path, streamed: Mapping[str, Collection[str]] | None = None
+) -> dict[str, Any]:
     """The document in `path`; the sections named in `streamed` are not held but read again
-    from the file when iterated (json_stream.Records). The whole file is parsed once here, so
-    invalid JSON anywhere is refused before anything is loaded."""
+    from the file when iterated (json_stream.Records), keeping the integers of the keys named
+    for each. The whole file is parsed once here, so invalid JSON anywhere is refused before
+    anything is loaded."""
     try:
-        document = json_stream.read_sections(path, streamed)
+        document = json_stream.read_sections(path, streamed or {})
     except OSError as exc:
         raise LoadError(f"{path}: cannot read file: {exc.strerror}") from None
     except ijson.JSONError as exc:
@@ -196,7 +205,7 @@ async def load_document(
     source: str = "document",
     settings: Settings | None = None,
 ) -> dict[str, int]:
-    """Validate every section, then write them in order in one transaction; returns counts.
+    """Validate the sections, then write them in order in one transaction; returns counts.
     `settings` are what the sections' `prepare` read (a section with one needs them)."""
     known = {section.name for section in sections}
     unknown = sorted(set(document) - known)
@@ -209,10 +218,11 @@ async def load_document(
         records = document[section.name]
         if not isinstance(records, list | json_stream.Records):
             raise LoadError(f"{source}: section {section.name} must be an array")
-        try:
-            records = section.validate(records)
-        except RecordError as exc:
-            raise LoadError(_where(source, section.name, exc)) from None
+        if section.validate is not None:
+            try:
+                records = section.validate(records)
+            except RecordError as exc:
+                raise LoadError(_where(source, section.name, exc)) from None
         if section.prepare is not None:
             records = section.prepare(records, settings)
         validated.append((section, records))

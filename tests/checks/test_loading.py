@@ -70,6 +70,8 @@ async def test_reloading_a_check_keeps_its_snapshot_after_the_catalogue_changed(
     assert entry["question"] == "Question 1?"
 
 
+# Every check answers question 1, which must be in the catalogue: the named record is the bad one.
+Q1 = [question(1)]
 INVALID = [
     (
         {"questions": [question(1), {**question(2), "question_id": None}]},
@@ -82,30 +84,48 @@ INVALID = [
         {"questions": [{k: v for k, v in question(1).items() if k != "country_id"}]},
         "questions[0].country_id",
     ),
-    ({"checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]}, "checks[1].check_date"),
-    ({"checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
-    ({"checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
-    ({"checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
-    ({"checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
-    ({"checks": [check(1, rider_name="a\u0000b")]}, "checks[0].rider_name"),
+    (
+        {"questions": Q1, "checks": [check(1), check(2, check_date="2026-03-14T09:30:00")]},
+        "checks[1].check_date",
+    ),
+    ({"questions": Q1, "checks": [check(1, timezone="+04:00")]}, "checks[0].timezone"),
+    ({"questions": Q1, "checks": [check(1, country_code="uae")]}, "checks[0].country_code"),
+    ({"questions": Q1, "checks": [check(1, id_validation="yes")]}, "checks[0].id_validation"),
+    ({"questions": Q1, "checks": [check(1, rider_id="12")]}, "checks[0].rider_id"),
+    ({"questions": Q1, "checks": [check(1, rider_name="a\u0000b")]}, "checks[0].rider_name"),
     (
         {"questions": [question(1, answers=[{"name": "Y\u0000", "name_ar": "x", "score": "1"}])]},
         "questions[0].answers[0].name",
     ),
-    ({"checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
-    ({"checks": [check(1), check(1)]}, "checks[1].id"),
+    ({"questions": Q1, "checks": [check(1, reported_items="helmet")]}, "checks[0].reported_items"),
+    ({"questions": Q1, "checks": [check(1), check(1)]}, "checks[1].id"),
     # Records that look usual but are not: the schema still words the error.
-    ({"checks": [check(1), check(2, check_date="2026-02-30 09:30:00")]}, "checks[1].check_date"),
+    (
+        {"questions": Q1, "checks": [check(1), check(2, check_date="2026-02-30 09:30:00")]},
+        "checks[1].check_date",
+    ),
     (
         {"checks": [check(1, answers=[answer(1), answer(2, evidence_image_url="cdn/e.jpg")])]},
         "checks[0].answers[1].evidence_image_url",
     ),
-    ({"checks": [check(1, id=True)]}, "checks[0].id"),
-    ({"checks": [check(1, license_plate="true")]}, "checks[0].license_plate"),
-    ({"checks": [check(1, answers=[{**answer(1), "note": "x"}])]}, "checks[0].answers[0].note"),
-    ({"checks": [check(1, answers=[answer(1), answer(1)])]}, "checks[0].answers[1].question_id"),
-    ({"checks": [check(1, answers=[answer(1, score=1)])]}, "checks[0].answers[0].score"),
-    ({"checks": [check(1, answers=[answer(1, question="")])]}, "checks[0].answers[0].question"),
+    ({"questions": Q1, "checks": [check(1, id=True)]}, "checks[0].id"),
+    ({"questions": Q1, "checks": [check(1, license_plate="true")]}, "checks[0].license_plate"),
+    (
+        {"questions": Q1, "checks": [check(1, answers=[{**answer(1), "note": "x"}])]},
+        "checks[0].answers[0].note",
+    ),
+    (
+        {"questions": Q1, "checks": [check(1, answers=[answer(1), answer(1)])]},
+        "checks[0].answers[1].question_id",
+    ),
+    (
+        {"questions": Q1, "checks": [check(1, answers=[answer(1, score=1)])]},
+        "checks[0].answers[0].score",
+    ),
+    (
+        {"questions": Q1, "checks": [check(1, answers=[answer(1, question="")])]},
+        "checks[0].answers[0].question",
+    ),
     (
         {"questions": [question(1)], "checks": [check(1), check(2, answers=[answer(9)])]},
         "checks[1].answers[0].question",
@@ -156,7 +176,7 @@ async def load_file(db, path, **sections):
     """Load `sections` as load-data does: written to a file, the checks read from it as they
     are needed rather than held."""
     path.write_bytes(orjson.dumps(sections))
-    streamed = {section.name for section in SECTIONS if section.streamed}
+    streamed = {s.name: s.looked_up for s in SECTIONS if s.streamed}
     document = read_document(path, streamed)
     return await load_document(db, document, SECTIONS, source=path.name)
 
@@ -184,6 +204,21 @@ async def test_a_bad_check_late_in_a_file_is_named_and_nothing_is_written(db, tm
         await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks)
     assert str(error.value).startswith("f.json: checks[50].check_date: ")
     assert await db.fetchval("SELECT count(*) FROM questions") == 0
+
+
+async def test_the_first_bad_check_is_named_whatever_its_fault(db, tmp_path):
+    """A check whose question is in no catalogue comes before a check of the wrong shape."""
+    checks = [check(1), check(2, answers=[answer(9)]), check(3, check_date="yesterday")]
+    with pytest.raises(LoadError, match=r"^f.json: checks\[1\].answers\[0\].question: missing"):
+        await load_file(db, tmp_path / "f.json", questions=[question(1)], checks=checks)
+    assert await db.fetchval("SELECT count(*) FROM checks") == 0
+
+
+async def test_an_id_beyond_bigint_is_named_not_refused_by_the_database(db):
+    # (A file cannot hold one: its parser refuses integers beyond 64 bits as invalid JSON.)
+    checks = [check(1), check(2**63, answers=[answer(2**64)])]
+    with pytest.raises(LoadError, match=r"^document: checks\[1\].id: "):
+        await load(db, questions=[question(1)], checks=checks)
 
 
 async def test_checks_of_a_file_must_be_an_array(db, tmp_path):

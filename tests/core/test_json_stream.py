@@ -4,6 +4,7 @@ from the file on every pass, and every error of the file found before anything i
 import orjson
 import pytest
 
+from app.core.json_stream import integers
 from app.core.loader import LoadError, read_document
 
 
@@ -17,7 +18,7 @@ def test_a_streamed_section_is_read_again_on_every_pass(tmp_path):
     records = [{"id": i, "tags": [{"label": "a"}], "size": 1.5} for i in range(3)]
     document = {"small": [{"k": {"v": [1]}}], "big": records, "after": [{"x": None}]}
     path = written(tmp_path, orjson.dumps(document))
-    read = read_document(path, {"big"})
+    read = read_document(path, {"big": ()})
     assert read["small"] == document["small"]
     assert read["after"] == document["after"]
     assert len(read["big"]) == 3
@@ -25,9 +26,20 @@ def test_a_streamed_section_is_read_again_on_every_pass(tmp_path):
     assert list(read["big"]) == records
 
 
+def test_the_integers_of_the_keys_a_streamed_section_names_are_kept(tmp_path):
+    records = [
+        {"id": 7, "items": [{"id": 8, "other": 9}], "note": {"id": "10"}},
+        {"id": 2**62, "flag": {"id": True}, "ids": [{"id": 1.0}]},
+    ]
+    path = written(tmp_path, orjson.dumps({"big": records}))
+    read = read_document(path, {"big": ("id", "absent")})
+    assert integers(read["big"], "id") == {7, 8, 2**62} == integers(records, "id")
+    assert integers(read["big"], "absent") == set() == integers(records, "absent")
+
+
 def test_a_streamed_section_that_is_no_array_is_left_for_the_loader_to_refuse(tmp_path):
     path = written(tmp_path, b'{"big": {"id": 1}, "small": {"k": 1}}')
-    read = read_document(path, {"big"})
+    read = read_document(path, {"big": ()})
     assert not isinstance(read["big"], list) and not isinstance(read["small"], list)
 
 
@@ -43,5 +55,5 @@ def test_a_streamed_section_that_is_no_array_is_left_for_the_loader_to_refuse(tm
 )
 def test_errors_anywhere_in_the_file_are_one_line_before_loading(tmp_path, text, message):
     with pytest.raises(LoadError, match=f"^{tmp_path / 'f.json'}: {message}") as error:
-        read_document(written(tmp_path, text), {"big"})
+        read_document(written(tmp_path, text), {"big": ()})
     assert "\n" not in str(error.value)
