@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,8 +24,13 @@ MIN_LENGTH = 12
 HASH_THREADS = 2
 _threads = ThreadPoolExecutor(max_workers=HASH_THREADS, thread_name_prefix="argon2")
 
-# Verified when no account matches, so that an unknown email costs as long as a known one.
-_UNMATCHED = _hasher.hash("no account has this password")
+
+@functools.cache
+def _unmatched() -> str:
+    """Verified when no account matches, so that an unknown email costs as long as a known
+    one. Hashed when first needed: at import it cost every process (load-data, each web
+    process) ~0.4 s of CPU."""
+    return _hasher.hash("no account has this password")
 
 
 async def _on_hash_threads(function, *args):
@@ -60,7 +66,7 @@ async def hash_password(password: str) -> str:
 
 def _verify(password_hash: str | None, password: str) -> bool:
     try:
-        return _hasher.verify(password_hash or _UNMATCHED, password) and password_hash is not None
+        return _hasher.verify(password_hash or _unmatched(), password) and password_hash is not None
     except (VerificationError, InvalidHashError):
         return False
 
