@@ -74,6 +74,19 @@ def any_case(words: tuple[str, ...] | list[str], twins: dict[str, str]) -> str:
     return rf"\s*(?:{choices})\s*"
 
 
+def _trimmed_text(name: str, *, required: bool = False, rest: str = ".") -> fields.String:
+    """A Rider field of at most MAX_LENGTHS[name] characters after trimming; `rest` ends its
+    description."""
+    least = "1" if required else "Up"
+    return fields.String(
+        required=required,
+        metadata={
+            "description": f"{least} to {MAX_LENGTHS[name]} characters after trimming{rest}",
+            "pattern": trimmed(MAX_LENGTHS[name], required=required),
+        },
+    )
+
+
 PHONE_NOISE = r"[\s\-()\[\]]"
 RIDER = "#/components/schemas/Rider"
 
@@ -84,22 +97,8 @@ class RiderSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    riderId = fields.String(
-        required=True,
-        metadata={
-            "description": (
-                f"1 to {MAX_LENGTHS['riderId']} characters after trimming; the match key."
-            ),
-            "pattern": trimmed(MAX_LENGTHS["riderId"], required=True),
-        },
-    )
-    name = fields.String(
-        required=True,
-        metadata={
-            "description": f"1 to {MAX_LENGTHS['name']} characters after trimming.",
-            "pattern": trimmed(MAX_LENGTHS["name"], required=True),
-        },
-    )
+    riderId = _trimmed_text("riderId", required=True, rest="; the match key.")
+    name = _trimmed_text("name", required=True)
     market = fields.String(
         required=True,
         metadata={
@@ -122,28 +121,13 @@ class RiderSchema(Schema):
             ],
         }
     )
-    city = fields.String(
-        metadata={
-            "description": f"Up to {MAX_LENGTHS['city']} characters after trimming.",
-            "pattern": trimmed(MAX_LENGTHS["city"], required=False),
-        }
+    city = _trimmed_text("city")
+    vehicleType = _trimmed_text(
+        "vehicleType",
+        rest=", stored in lower case. motorbike, car, bicycle, scooter and walker match path "
+        "filters; other values are accepted but never match.",
     )
-    vehicleType = fields.String(
-        metadata={
-            "description": (
-                f"Up to {MAX_LENGTHS['vehicleType']} characters after trimming, stored in "
-                "lower case. motorbike, car, bicycle, scooter and walker match path filters; "
-                "other values are accepted but never match."
-            ),
-            "pattern": trimmed(MAX_LENGTHS["vehicleType"], required=False),
-        }
-    )
-    nationality = fields.String(
-        metadata={
-            "description": f"Up to {MAX_LENGTHS['nationality']} characters after trimming.",
-            "pattern": trimmed(MAX_LENGTHS["nationality"], required=False),
-        }
-    )
+    nationality = _trimmed_text("nationality")
     language = fields.String(
         metadata={
             "description": "en, ar, ur or ku in any case. Default for new riders: en; empty: "

@@ -155,7 +155,8 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
     await _answer_quiz(page)
     assert await page.text_content("h1") == ar["answers_saved_title"]
     waiting_line = ar["answers_waiting"].format(count=1)
-    assert await page.text_content("#answers-waiting") == waiting_line
+    # The page's script writes the line once it has counted the kept answers.
+    await _eventually(lambda: _text_is(page, "#answers-waiting", waiting_line), "the line")
     await _fits_the_phone(page)
     await _screens(page, "rider-offline-saved-ar")
     (kept,) = await page.evaluate(WAITING)
@@ -296,7 +297,7 @@ async def test_in_flight_mode_every_lesson_opens_and_the_quiz_counts_once_on_lan
         await _answer_quiz(page)
         assert await page.text_content("h1") == texts["answers_saved_title"]
         waiting = texts["answers_waiting"].format(count=1)
-        assert await page.text_content("#answers-waiting") == waiting
+        await _eventually(lambda: _text_is(page, "#answers-waiting", waiting), "the line")
 
         await context.set_offline(False)  # landed
         await page.goto(f"{live_server}/training")
