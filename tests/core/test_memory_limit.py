@@ -35,16 +35,27 @@ async def steady_stream(
             done = enough()
             await asyncio.sleep(0.5)
 
+    async def ask(session: aiohttp.ClientSession) -> int:
+        async with session.get(f"{base}/api/v1/completions?limit=1", headers=API) as r:
+            await r.read()
+            return r.status
+
     async def client(session: aiohttp.ClientSession) -> None:
         nonlocal answered
         while time.monotonic() < deadline and not done:
             try:
-                async with session.get(f"{base}/api/v1/completions?limit=1", headers=API) as r:
-                    await r.read()
-                    if r.status == 200:
-                        answered += 1
-                    else:
-                        failures.append(f"status {r.status}")
+                try:
+                    status = await ask(session)
+                except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
+                    # A stopping process closes its idle keep-alive connections; a request
+                    # sent on one in that instant meets the close. HTTP lets a client send an
+                    # idempotent request again when a connection closes before any answer
+                    # (RFC 9112 §9.3.1), as browsers and routers do: once, on a new one.
+                    status = await ask(session)
+                if status == 200:
+                    answered += 1
+                else:
+                    failures.append(f"status {status}")
             except aiohttp.ClientError as exc:
                 failures.append(repr(exc))
             await asyncio.sleep(PAUSE)
