@@ -30,7 +30,9 @@ def setup(log_format: str = "json", level: int = logging.INFO) -> None:
     renderer = _render_json if log_format == "json" else structlog.dev.ConsoleRenderer(colors=False)
     structlog.configure(
         processors=[*shared, structlog.processors.format_exc_info, renderer],
-        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
+        # One write a line: print() writes the newline apart on an unbuffered stdout
+        # (PYTHONUNBUFFERED=1), where another process's line could land between the two.
+        logger_factory=structlog.WriteLoggerFactory(sys.stdout),
         cache_logger_on_first_use=True,
     )
     # Libraries log through the standard library: give them the same line format.

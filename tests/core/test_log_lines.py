@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 # The spec's "Errors worth watching for in the app log".
 SPEC_LINES = (
@@ -123,22 +125,38 @@ def test_the_supervisors_lines_read_like_every_other_processs():
     assert lines[3] == "<time> [warning  ] pg_ctl said no                 [embedded_postgres]"
 
 
-MANY_LINES = """
+MANY_LINES = {
+    "supervisor": """
 from app.core import logs
 
 for n in range(20000):
     logs.lines.info("web process replaced", pid=n, by=n + 1)
-"""
+""",
+    "web process": """
+import structlog
+from app.core import logs
+
+logs.setup("json")
+log = structlog.get_logger("app")
+for n in range(20000):
+    log.info("web process replaced", pid=n, by=n + 1)
+""",
+}
 
 
-def test_the_supervisors_lines_stay_whole_beside_other_processes_on_unbuffered_stdout(tmp_path):
+@pytest.mark.parametrize("writer", sorted(MANY_LINES))
+def test_lines_stay_whole_beside_other_processes_on_unbuffered_stdout(tmp_path, writer):
     """serve's processes share stdout (PYTHONUNBUFFERED=1 on many platforms): each line is
-    one write, so lines of several processes never run into each other."""
+    one write, so lines of several processes never run into each other (print() writes the
+    line and its newline apart there)."""
     path = tmp_path / "serve.log"
     with open(path, "ab") as log:
         writers = [
             subprocess.Popen(
-                [sys.executable, "-c", MANY_LINES], stdout=log, env={"PYTHONUNBUFFERED": "1"}
+                [sys.executable, "-c", MANY_LINES[writer]],
+                stdout=log,
+                env={"PYTHONUNBUFFERED": "1"},
+                cwd=ROOT,
             )
             for _ in range(3)
         ]
