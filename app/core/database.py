@@ -13,6 +13,7 @@ import asyncpg
 import orjson
 
 from app.core import sql
+from app.core.turns import Turns
 
 # Where the database is lives apart (serve's supervising process finds it without asyncpg);
 # the commands and handlers reach it here, as before.
@@ -94,10 +95,16 @@ async def _end_transaction(conn: asyncpg.Connection) -> None:
 
 
 class Pool(asyncpg.Pool):
-    """asyncpg's pool whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise,
-    and that counts the acquirers still waiting for a connection (`db_pool_waiting`)."""
+    """asyncpg's pool whose connections go to the oldest request first (app/core/turns.py),
+    whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise, and that counts
+    the acquirers still waiting for a connection (`db_pool_waiting`)."""
 
     waiting = 0
+
+    def __init__(self, *args, max_size: int, **kwargs):
+        self.turns = Turns(max_size)
+        self._turn_holders: set = set()  # the acquired connections that hold a turn
+        super().__init__(*args, max_size=max_size, **kwargs)
 
     def acquire(self, *, timeout: float | None = None):
         return super().acquire(timeout=ACQUIRE_TIMEOUT if timeout is None else timeout)
@@ -109,9 +116,24 @@ class Pool(asyncpg.Pool):
         self.waiting += 1
         try:
             async with asyncio.timeout(timeout):
-                return await super()._acquire(None)
+                await self.turns.take()
+                try:
+                    connection = await super()._acquire(None)
+                except BaseException:
+                    self.turns.give_back()
+                    raise
         finally:
             self.waiting -= 1
+        self._turn_holders.add(connection)
+        return connection
+
+    async def release(self, connection, *, timeout=None):
+        try:
+            await super().release(connection, timeout=timeout)
+        finally:
+            if connection in self._turn_holders:  # once, though a connection is released twice
+                self._turn_holders.discard(connection)
+                self.turns.give_back()
 
 
 def pool_options(pool_mode: str) -> dict:

@@ -16,7 +16,7 @@ import asyncpg
 import structlog
 from aiohttp import web
 
-from app.core import metrics
+from app.core import metrics, turns
 from app.core.database import UNAVAILABLE
 from app.core.errors import NUL_MESSAGE, SURROGATE_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
@@ -152,6 +152,7 @@ async def _respond(request: web.Request, handler) -> web.StreamResponse:
 async def request_context(request: web.Request, handler) -> web.StreamResponse:
     request_id = request[REQUEST_ID_KEY] = _request_id(request)
     started = time.perf_counter()
+    turns.ARRIVAL.set(started)
     status = 499  # the client went away before an answer was made
     with structlog.contextvars.bound_contextvars(request_id=request_id):
         try:

@@ -1,13 +1,17 @@
-"""The pool and planned_per_call: a transaction per call that commits, rolls back on failure,
-plans each statement for its values, and a connection that comes back to the pool clean.
+"""The pool and planned_per_call: a freed connection goes to the request that arrived first,
+a transaction per call that commits, rolls back on failure, plans each statement for its
+values, and a connection that comes back to the pool clean.
 
 In the suite's pool mode; run directly too (`direct`), where the pool keeps a statement cache
 and a connection is one server session throughout."""
 
+import asyncio
+import time
+
 import asyncpg
 import pytest
 
-from app.core import database
+from app.core import database, turns
 from tests.conftest import POOL_MODE
 
 pytestmark = pytest.mark.direct
@@ -55,3 +59,44 @@ async def test_a_transaction_left_open_is_rolled_back_on_release(pool, db):
     async with pool.acquire() as conn:
         assert not conn.is_in_transaction()
     assert await db.fetchval("SELECT count(*) FROM notes") == 0
+
+
+async def _when_served(pool, arrival: float | None, served: list) -> None:
+    turns.ARRIVAL.set(arrival)  # the request's own context: this task's
+    async with pool.acquire(timeout=5) as conn:
+        served.append(arrival)
+        await conn.fetchval("SELECT 1")
+
+
+async def test_a_freed_connection_goes_to_the_request_that_arrived_first(pool):
+    served: list[float] = []
+    async with pool.acquire() as held:
+        waiting = []
+        for arrival in (30.0, 10.0, 20.0):  # asked in this order; arrived 10, 20, 30
+            waiting.append(asyncio.create_task(_when_served(pool, arrival, served)))
+            await asyncio.sleep(0.01)
+        await held.fetchval("SELECT 1")
+    await asyncio.gather(*waiting)
+    assert served == [10.0, 20.0, 30.0]
+
+
+async def test_work_outside_a_request_waits_behind_the_requests_already_waiting(pool):
+    served: list = []
+    async with pool.acquire():
+        request = asyncio.create_task(_when_served(pool, time.perf_counter(), served))
+        await asyncio.sleep(0.01)
+        job = asyncio.create_task(_when_served(pool, None, served))  # no arrival: asks now
+        await asyncio.sleep(0.01)
+    await asyncio.gather(request, job)
+    assert served[1] is None  # the request was served first
+
+
+async def test_an_acquire_that_gives_up_leaves_the_pool_its_size(pool):
+    async with pool.acquire():
+        for _ in range(3):
+            with pytest.raises(TimeoutError):
+                await pool.acquire(timeout=0.05)
+    async with pool.acquire(timeout=1):
+        with pytest.raises(TimeoutError):  # still one connection: none was made up
+            await pool.acquire(timeout=0.05)
+    assert await pool.fetchval("SELECT 3") == 3
