@@ -12,6 +12,7 @@ it stops last, or DATABASE_URL).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -27,18 +28,19 @@ def serve(settings: Settings, _) -> None:
     logs.setup_lines(settings.log_format)
     os.environ[URL_VARIABLE] = database_url(settings, logs.lines)
     _prepare()
-    # This process serves nothing: it keeps WEB_CONCURRENCY web processes that accept from its
-    # socket (see app/core/supervisor.py). Each runs the schedules; the job lock runs a slot
-    # once.
+    # This process serves nothing: it keeps WEB_CONCURRENCY web processes, each accepting from
+    # a listening socket of its own (see app/core/supervisor.py). Each runs the schedules; the
+    # job lock runs a slot once.
     try:
-        sock = supervisor.listen(settings.host, settings.port)
+        sockets = supervisor.listen(settings.host, settings.port, settings.web_concurrency)
     except supervisor.ListenError as exc:
         raise CommandError(str(exc)) from None
-    with sock, metric_files.multiprocess_files():
+    with contextlib.ExitStack() as held, metric_files.multiprocess_files():
+        for sock in sockets:
+            held.enter_context(sock)
         died = supervisor.Supervisor(
-            settings.web_concurrency,
             [sys.executable, "-m", "app.web_process"],
-            sock,
+            sockets,
             on_exit=metric_files.process_exited,
         ).run()
     if died:

@@ -1,4 +1,4 @@
-"""A web process of `serve`: the app on the supervisor's socket (see app/core/supervisor.py).
+"""A web process of `serve`: the app on its socket from the supervisor (app/core/supervisor.py).
 
 `python -m app.web_process SOCKET_FD LINK_FD`, as the supervisor starts it: a fresh
 interpreter, which imports this module and the app's, never imported in the supervising

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import orjson
 import psycopg
+import pytest
 
 PASSWORD = "s3cret-pass"
 UNREACHABLE = f"postgresql://rider:{PASSWORD}@127.0.0.1:9/ops"
@@ -204,10 +205,13 @@ def test_serve_refuses_a_bad_memory_limit_or_a_short_metrics_token_with_one_line
     _assert_one_clear_line(result, "METRICS_TOKEN must be at least 16 characters")
 
 
-def test_serve_names_a_port_it_cannot_listen_on(database_url):
+@pytest.mark.parametrize("reuse_port", [False, True], ids=["plain", "reuse-port group"])
+def test_serve_names_a_port_it_cannot_listen_on(database_url, reuse_port):
     import socket
 
-    with socket.create_server(("127.0.0.1", 0)) as taken:
+    # With reuse_port, another serve's socket group: joining it would split that service's
+    # connections with this one.
+    with socket.create_server(("127.0.0.1", 0), reuse_port=reuse_port) as taken:
         port = taken.getsockname()[1]
         env = {"DATABASE_URL": database_url, "HOST": "127.0.0.1", "PORT": str(port)}
         result = run("serve", env=env)
