@@ -11,7 +11,6 @@ from app.core import sessions, sql
 from app.core.database import Db
 from app.training import cursor
 from app.training import store as training
-from app.training.results import merge_results
 from app.webhooks import events
 
 SQL = sql.load(
@@ -23,7 +22,7 @@ SQL = sql.load(
     "peek_course",
     "count_attempt",
     "first_attempt",
-    "course_result",
+    "pass_course",
     "complete_rider_assignments",
     "proof",
     "verify_proof",
@@ -115,17 +114,21 @@ async def first_attempt(
 
 
 async def pass_course(
-    conn: asyncpg.Connection, record: dict, api_key: str | None, first_pass: bool
+    conn: asyncpg.Connection,
+    rider_id: str,
+    course_id: uuid.UUID,
+    api_key: str | None,
+    first_pass: bool,
 ) -> asyncpg.Record:
-    """Make the rider's record of a course a completion by the merge rules of load-data (first
-    completedAt and proof code kept, score never lowered) and complete the assignments it
-    finishes; in the caller's transaction, with the record locked. A first pass (the locked
-    record had no completedAt: the caller read it) writes its `completion.created` webhook
-    event (its cursor sealed with `api_key`, the integration key). Returns the record."""
-    rider_id, course_id = record["rider_id"], record["course_id"]
-    await merge_results(conn, [record])
+    """Make the rider's record of a course a completion (first completedAt and proof code
+    kept) and complete the assignments it finishes; in the caller's transaction, with the
+    record locked, which the caller runs again when the new proof code repeats a stored one
+    (`results.retrying_proof_codes`). A first pass (the locked record had no completedAt: the
+    caller read it) writes its `completion.created` webhook event (its cursor sealed with
+    `api_key`, the integration key). Returns the record's completedAt, proof code, score and
+    attempts."""
+    result = await conn.fetchrow(SQL.pass_course, rider_id, course_id)
     await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
-    result = await conn.fetchrow(SQL.course_result, rider_id, course_id)
     if first_pass:
         await _record_completion(conn, rider_id, result["completed_at"], api_key)
     return result

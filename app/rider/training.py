@@ -23,6 +23,7 @@ from app.rider import progress, store
 from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER
 from app.rider.layout import render
+from app.training import results
 from app.training.courses import Course, read_course
 
 routes = web.RouteTableDef()
@@ -109,6 +110,10 @@ async def quiz_page(request: web.Request) -> web.Response:
 class _Repeat(Exception):
     """The quiz form's attempt_id was recorded before: roll this submission back."""
 
+    def __init__(self, course: Course, attempt_id: uuid.UUID):
+        super().__init__(attempt_id)
+        self.course, self.attempt_id = course, attempt_id
+
 
 @routes.post("/training/courses/{course_id}/quiz")
 async def submit_quiz(request: web.Request) -> web.Response:
@@ -116,31 +121,35 @@ async def submit_quiz(request: web.Request) -> web.Response:
     sent again, a double tap) is graded and counted in a transaction that is then rolled back
     (view time included) before any pass, and answers the first result (DESIGN §13)."""
     form = await request.post()
-    rider = request[RIDER]
     try:
-        async with request.app[POOL].acquire() as conn, conn.transaction():
-            course, record, _ = await _open(conn, request)
-            if not course.quiz:
-                raise web.HTTPNotFound
-            answers = QuizAnswers(form, course.quiz)
-            if not answers.valid:
-                return _quiz_page(request, course, answers, status=400)
-            grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
-            attempt = await store.count_attempt(
-                conn, rider.rider_id, course.course_id, answers.chosen, grade, answers.attempt_id
+        return await results.retrying_proof_codes(lambda: _submission(request, form))
+    except _Repeat as repeat:
+        return await _first_result(request, repeat.course, repeat.attempt_id)
+
+
+async def _submission(request: web.Request, form) -> web.Response:
+    rider = request[RIDER]
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        course, record, _ = await _open(conn, request)
+        if not course.quiz:
+            raise web.HTTPNotFound
+        answers = QuizAnswers(form, course.quiz)
+        if not answers.valid:
+            return _quiz_page(request, course, answers, status=400)
+        grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+        result = await store.count_attempt(
+            conn, rider.rider_id, course.course_id, answers.chosen, grade, answers.attempt_id
+        )
+        if result["repeat"]:
+            raise _Repeat(course, answers.attempt_id)
+        if grade.passed:
+            result = await store.pass_course(
+                conn,
+                rider.rider_id,
+                course.course_id,
+                _integration_key(request),
+                first_pass=result["completed_at"] is None,
             )
-            if attempt["repeat"]:
-                raise _Repeat
-            result = attempt
-            if grade.passed:
-                result = await store.pass_course(
-                    conn,
-                    _completion(attempt, record["now"]),
-                    _integration_key(request),
-                    first_pass=attempt["completed_at"] is None,
-                )
-    except _Repeat:
-        return await _first_result(request, course, answers.attempt_id)
     return _result_page(request, course, grade, result)
 
 
@@ -160,6 +169,11 @@ def _result_page(request, course, grade, result) -> web.Response:
 
 @routes.post("/training/courses/{course_id}/complete")
 async def complete_course(request: web.Request) -> web.Response:
+    return await results.retrying_proof_codes(lambda: _completion(request))
+
+
+async def _completion(request: web.Request) -> web.Response:
+    rider = request[RIDER]
     async with request.app[POOL].acquire() as conn, conn.transaction():
         course, record, _ = await _open(conn, request)
         if course.quiz or not course.lessons:
@@ -168,7 +182,8 @@ async def complete_course(request: web.Request) -> web.Response:
             return _course_page(request, course, record, 400, "open_every_lesson")
         result = await store.pass_course(
             conn,
-            _completion(record, record["now"]),
+            rider.rider_id,
+            course.course_id,
             _integration_key(request),
             first_pass=record["completed_at"] is None,
         )
@@ -178,17 +193,6 @@ async def complete_course(request: web.Request) -> web.Response:
 def _integration_key(request: web.Request) -> str | None:
     """The key the completions feed seals its cursors with (a completion event carries one)."""
     return request.app[SETTINGS].integration_api_key
-
-
-def _completion(record: asyncpg.Record, now: datetime) -> dict:
-    """The rider's record as a passed-course record for the merge (completed now; the course
-    id as text, the JSON the merge reads)."""
-    keys = ("rider_id", "language", "started_at", "score", "attempts", "time_spent_seconds")
-    return {
-        **{key: record[key] for key in keys},
-        "course_id": str(record["course_id"]),
-        "completed_at": now,
-    }
 
 
 @routes.get("/training/proofs/{proof_code}")

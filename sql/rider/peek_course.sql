@@ -7,7 +7,7 @@
 SELECT $1::text AS rider_id, c.course_id, coalesce(cr.language, $3) AS language,
        cr.started_at, cr.completed_at, cr.score, coalesce(cr.attempts, 0) AS attempts,
        coalesce(cr.time_spent_seconds, 0) AS time_spent_seconds, cr.proof_code,
-       coalesce(cr.furthest_lesson, 0) AS furthest_lesson, now() AS now
+       coalesce(cr.furthest_lesson, 0) AS furthest_lesson
 FROM courses c
 LEFT JOIN course_results cr ON cr.rider_id = $1 AND cr.course_id = c.course_id
 WHERE c.course_id = $2

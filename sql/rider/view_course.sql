@@ -4,9 +4,9 @@
 -- (startedAt, language); a later one adds the gap since the previous view, at most 5 minutes,
 -- to the time spent, moves the furthest lesson on and, until the first pass, keeps the
 -- language current. The record stays locked until the transaction ends (a quiz submission
--- reads and writes it under that lock). Returns the record and the transaction's time, or no
--- row when the rider may not open the course. Served by the primary keys of courses,
--- path_courses and course_results and the rider_id prefix of assignments_once.
+-- reads and writes it under that lock). Returns the record, or no row when the rider may not
+-- open the course. Served by the primary keys of courses, path_courses and course_results and
+-- the rider_id prefix of assignments_once.
 INSERT INTO course_results AS cr (rider_id, course_id, language, started_at, last_viewed_at,
                                   furthest_lesson)
 SELECT $1, c.course_id, $3, now(), now(), $4
@@ -23,4 +23,4 @@ ON CONFLICT (rider_id, course_id) DO UPDATE SET
     furthest_lesson = greatest(cr.furthest_lesson, excluded.furthest_lesson),
     language = CASE WHEN cr.completed_at IS NULL THEN excluded.language ELSE cr.language END
 RETURNING cr.rider_id, cr.course_id, cr.language, cr.started_at, cr.completed_at, cr.score,
-          cr.attempts, cr.time_spent_seconds, cr.proof_code, cr.furthest_lesson, now() AS now
+          cr.attempts, cr.time_spent_seconds, cr.proof_code, cr.furthest_lesson

@@ -200,6 +200,52 @@ async def test_two_tabs_passing_at_once_give_one_record_and_one_proof_code(rider
     assert completion["attempts"] == 4
 
 
+async def _draw_a_taken_proof_code_first(db, taken: str, fresh: str) -> None:
+    """training_proof_code() answers `taken` at its first call, `fresh` after (a sequence:
+    a rolled-back transaction does not take its call back)."""
+    await db.execute("CREATE SEQUENCE proof_draws")
+    await db.execute(
+        "CREATE OR REPLACE FUNCTION training_proof_code() RETURNS text LANGUAGE sql AS"
+        f" $$SELECT CASE WHEN nextval('proof_draws') = 1 THEN '{taken}' ELSE '{fresh}' END$$"
+    )
+
+
+async def test_a_pass_that_draws_a_taken_proof_code_draws_again_and_counts_once(rider, db):
+    course_id, other = await course_for(db), await add_course(db, "Road safety")
+    await db.execute(
+        "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
+        " score, attempts, proof_code) VALUES ('R-1', $1, 'en', now(), now(), 100, 1, 'TAKENAAA')",
+        other,
+    )
+    await _draw_a_taken_proof_code_first(db, "TAKENAAA", "FRESHBBB")
+    passed = await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert passed.status == 200
+    assert "FRESHBBB" in await passed.text()
+    record = await _record(db, course_id)
+    assert record["proof_code"] == "FRESHBBB" and record["attempts"] == 1
+    assert await db.fetchval("SELECT count(*) FROM quiz_attempts") == 1
+    completions = await _completions(rider)
+    assert [c["proofCode"] for c in completions] == ["TAKENAAA", "FRESHBBB"]
+
+
+async def test_a_completion_that_draws_a_taken_proof_code_draws_again(rider, db):
+    course_id, other = await course_for(db, lessons=1, quiz=[]), await add_course(db, "Road")
+    await db.execute(
+        "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
+        " proof_code) VALUES ('R-1', $1, 'en', now(), now(), 'TAKENAAA')",
+        other,
+    )
+    await _draw_a_taken_proof_code_first(db, "TAKENAAA", "FRESHBBB")
+    await rider.get(f"/training/courses/{course_id}/lessons/1")
+    done = await rider.submit(
+        f"/training/courses/{course_id}/complete",
+        {},
+        form_page=f"/training/courses/{course_id}/lessons/1",
+    )
+    assert done.status == 303
+    assert done.headers["Location"] == "/training/proofs/FRESHBBB"
+
+
 async def test_a_course_without_quiz_is_completed_after_its_last_lesson(rider, db):
     course_id = await course_for(db, lessons=2, quiz=[])
     assert (await rider.get(f"/training/courses/{course_id}/quiz")).status == 404
