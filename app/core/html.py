@@ -24,6 +24,9 @@ ENVIRONMENT = jinja2.Environment(
     autoescape=True,
     trim_blocks=True,
     lstrip_blocks=True,
+    # Templates ship with the code and a deploy restarts the processes: no stat() of the
+    # template file on every render.
+    auto_reload=False,
 )
 # `{{ markdown(lesson.body) }}` in any template: lesson text as safe HTML.
 ENVIRONMENT.globals["markdown"] = markdown.to_html
