@@ -13,7 +13,6 @@ import asyncpg
 import orjson
 
 from app.core import sql
-from app.core.turns import Turns
 
 # Where the database is lives apart (serve's supervising process finds it without asyncpg);
 # the commands and handlers reach it here, as before.
@@ -22,6 +21,7 @@ from app.core.database_url import describe as describe
 from app.core.database_url import embedded_url as embedded_url
 from app.core.database_url import resolve_url as resolve_url
 from app.core.database_url import session_url as session_url
+from app.core.turns import Turns
 
 # What a query function takes: a connection (inside a transaction) or the pool.
 Db = asyncpg.Connection | asyncpg.Pool

@@ -114,22 +114,17 @@ async def first_attempt(
 
 
 async def pass_course(
-    conn: asyncpg.Connection,
-    rider_id: str,
-    course_id: uuid.UUID,
-    api_key: str | None,
-    first_pass: bool,
+    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, api_key: str | None
 ) -> asyncpg.Record:
     """Make the rider's record of a course a completion (first completedAt and proof code
     kept) and complete the assignments it finishes; in the caller's transaction, with the
     record locked, which the caller runs again when the new proof code repeats a stored one
-    (`results.retrying_proof_codes`). A first pass (the locked record had no completedAt: the
-    caller read it) writes its `completion.created` webhook event (its cursor sealed with
-    `api_key`, the integration key). Returns the record's completedAt, proof code, score and
-    attempts."""
+    (`results.retrying_proof_codes`). A first pass writes its `completion.created` webhook
+    event (its cursor sealed with `api_key`, the integration key). Returns the record's
+    completedAt, proof code, score and attempts."""
     result = await conn.fetchrow(SQL.pass_course, rider_id, course_id)
     await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
-    if first_pass:
+    if result["first_pass"]:
         await _record_completion(conn, rider_id, result["completed_at"], api_key)
     return result
 
