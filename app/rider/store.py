@@ -94,16 +94,12 @@ async def count_attempt(
     attempt_id with its grade, in one statement. Returns the record and `repeat`: the
     attempt_id was recorded before."""
     wrong = set(grade.wrong)
+    answers = [
+        {"chosen": sorted(options), "correct": index not in wrong}
+        for index, options in enumerate(chosen)
+    ]
     return await conn.fetchrow(
-        SQL.count_attempt,
-        rider_id,
-        course_id,
-        grade.score,
-        grade.passed,
-        ["{" + ",".join(map(str, sorted(options))) + "}" for options in chosen],
-        [index not in wrong for index in range(len(chosen))],
-        attempt_id,
-        grade.wrong,
+        SQL.count_attempt, rider_id, course_id, grade.score, grade.passed, answers, attempt_id
     )
 
 
