@@ -159,6 +159,22 @@ async def test_fail_then_pass_creates_the_completion_record_and_completes_the_pa
     )
 
 
+@pytest.mark.parametrize("answers", [ONE_RIGHT, RIGHT], ids=["failed", "passed"])
+async def test_a_quiz_answered_without_a_view_before_starts_the_record(rider, db, answers):
+    """An answer kept offline can reach the server before any view of the course was
+    recorded (the offline copy's fetches record none)."""
+    course_id = await course_for(db)
+    response = await rider.submit(
+        f"/training/courses/{course_id}/quiz", form(answers), form_page="/training"
+    )
+    assert response.status == 200
+    record = await _record(db, course_id)
+    assert record["attempts"] == 1 and record["language"] == "en"
+    assert record["started_at"] is not None and record["time_spent_seconds"] == 0
+    assert (record["completed_at"] is not None) == (answers is RIGHT)
+    assert await db.fetchval("SELECT count(*) FROM quiz_answers") == 3
+
+
 async def test_a_retake_never_lowers_the_score_nor_moves_the_completion(rider, db):
     course_id = await course_for(db)
     await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
