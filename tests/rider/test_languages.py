@@ -100,6 +100,22 @@ async def test_course_content_comes_from_the_translation_marked_machine_made(cli
     assert await db.fetchval("SELECT language FROM course_results") == "ar"
 
 
+async def test_a_translation_that_no_longer_fits_is_shown_and_recorded_in_english(client, db):
+    await add_rider(client, language="ar")
+    course_id = await course_for(db)
+    await add_translation(db, course_id, "ar")
+    # The course got a third lesson after it was translated.
+    await db.execute(
+        "UPDATE courses SET content = jsonb_set(content, '{lessons}', content -> 'lessons'"
+        " || '[{\"title\": \"Lesson 3\", \"body\": \"New.\"}]') WHERE course_id = $1",
+        course_id,
+    )
+    rider = await signed_in(client)
+    page = await (await rider.get(f"/training/courses/{course_id}/lessons/3")).text()
+    assert "Lesson 3" in page and "Food safety" in page and "سلامة الغذاء" not in page
+    assert await db.fetchval("SELECT language FROM course_results") == "en"
+
+
 async def test_a_reviewed_translation_is_not_marked_machine_made(client, db):
     await add_rider(client, language="ar")
     course_id = await course_for(db)
