@@ -107,7 +107,7 @@ async def test_a_translation_that_no_longer_fits_is_shown_and_recorded_in_englis
     # The course got a third lesson after it was translated.
     await db.execute(
         "UPDATE courses SET content = jsonb_set(content, '{lessons}', content -> 'lessons'"
-        " || '[{\"title\": \"Lesson 3\", \"body\": \"New.\"}]') WHERE course_id = $1",
+        ' || \'[{"title": "Lesson 3", "body": "New."}]\') WHERE course_id = $1',
         course_id,
     )
     rider = await signed_in(client)
