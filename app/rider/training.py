@@ -143,7 +143,9 @@ async def _submission(request: web.Request, form) -> web.Response:
         if result["repeat"]:
             raise _Repeat(course, answers.attempt_id)
         if grade.passed:
-            result = await store.pass_course(conn, rider.rider_id, course.course_id, _key(request))
+            result = await store.pass_course(
+                conn, rider.rider_id, course.course_id, _integration_key(request)
+            )
     return _result_page(request, course, grade, result)
 
 
@@ -174,11 +176,13 @@ async def _completion(request: web.Request) -> web.Response:
             raise web.HTTPNotFound
         if record["furthest_lesson"] < len(course.lessons):
             return _course_page(request, course, record, 400, "open_every_lesson")
-        result = await store.pass_course(conn, rider.rider_id, course.course_id, _key(request))
+        result = await store.pass_course(
+            conn, rider.rider_id, course.course_id, _integration_key(request)
+        )
     raise web.HTTPSeeOther(f"/training/proofs/{result['proof_code']}")
 
 
-def _key(request: web.Request) -> str | None:
+def _integration_key(request: web.Request) -> str | None:
     """The key the completions feed seals its cursors with (a completion event carries one)."""
     return request.app[SETTINGS].integration_api_key
 
