@@ -244,6 +244,29 @@ async def test_a_pass_that_draws_a_taken_proof_code_draws_again_and_counts_once(
     assert [c["proofCode"] for c in completions] == ["TAKENAAA", "FRESHBBB"]
 
 
+async def test_a_pass_that_draws_only_taken_proof_codes_gives_up_after_five_and_writes_nothing(
+    rider, db
+):
+    course_id, other = await course_for(db), await add_course(db, "Road safety")
+    await db.execute(
+        "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
+        " score, attempts, proof_code) VALUES ('R-1', $1, 'en', now(), now(), 100, 1, 'TAKENAAA')",
+        other,
+    )
+    await _draw_a_taken_proof_code_first(db, "TAKENAAA", "TAKENAAA")
+    form_page = await rider.get(f"/training/courses/{course_id}/quiz")  # starts the record
+    assert form_page.status == 200
+    passed = await rider.post(
+        f"/training/courses/{course_id}/quiz",
+        data=[*form(RIGHT), ("csrf_token", csrf_of(await form_page.text()))],
+    )
+    assert passed.status == 500
+    assert await db.fetchval("SELECT last_value FROM proof_draws") == 5
+    record = await _record(db, course_id)
+    assert record["attempts"] == 0 and record["completed_at"] is None
+    assert await db.fetchval("SELECT count(*) FROM quiz_attempts") == 0
+
+
 async def test_a_completion_that_draws_a_taken_proof_code_draws_again(rider, db):
     course_id, other = await course_for(db, lessons=1, quiz=[]), await add_course(db, "Road")
     await db.execute(
