@@ -98,6 +98,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.cleanup_ctx.append(pool_context(settings, database_url))
     for package in PACKAGES:
         app.router.add_routes(package.routes)
+        app.cleanup_ctx.extend(package.contexts)
     # The AI engine's client, for the panel's generation runs and the rider's assistant.
     app.cleanup_ctx.append(provider_context)
     app[ERROR_SHAPES] = ErrorShapes(

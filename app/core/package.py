@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,3 +36,5 @@ class Package:
     demo_tables: Sequence[str] = field(default_factory=tuple)
     # Middlewares of a signed-in area (its guard), run after the request context.
     middlewares: Sequence[Callable[..., Awaitable[web.StreamResponse]]] = ()
+    # What it keeps for the life of a web process (aiohttp cleanup contexts).
+    contexts: Sequence[Callable[[web.Application], AsyncIterator[None]]] = ()

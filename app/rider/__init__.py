@@ -4,7 +4,16 @@ one route table a page group, in the riders' four languages; and the riders' AI 
 
 from app.core.errors import HTML_ERRORS
 from app.core.package import Package
-from app.rider import assistant, install, offline, one_tap, sign_in, training, verify
+from app.rider import (
+    assistant,
+    install,
+    kept_courses,
+    offline,
+    one_tap,
+    sign_in,
+    training,
+    verify,
+)
 from app.rider.guard import guard
 
 PAGE_GROUPS = (sign_in, one_tap, training, assistant, verify, install, offline)
@@ -16,4 +25,5 @@ PACKAGE = Package(
     prefixes=("/sign-in", "/sign-out", "/t/", "/training", "/verify/", "/offline"),
     errors=HTML_ERRORS,
     middlewares=[guard],
+    contexts=[kept_courses.context],
 )

@@ -11,6 +11,7 @@ from app.core import sessions, sql
 from app.core.database import Db
 from app.training import cursor
 from app.training import store as training
+from app.training.courses import Course, Version
 from app.webhooks import events
 
 SQL = sql.load(
@@ -67,39 +68,63 @@ async def my_training(db: Db, rider_id: str, language: str) -> list[asyncpg.Reco
 
 
 async def view_course(
-    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, language: str, lesson: int = 0
+    conn: asyncpg.Connection,
+    rider_id: str,
+    course: Course,
+    lesson: int = 0,
+    current: Version | None = None,
 ) -> asyncpg.Record | None:
-    """Records a view of the course (see sql/rider/view_course.sql) and returns the rider's
-    record, locked until the transaction ends; None when the rider may not open the course."""
-    return await conn.fetchrow(SQL.view_course, rider_id, course_id, language, lesson)
+    """Records a view of the course shown (see sql/rider/view_course.sql) and returns the
+    rider's record, locked until the transaction ends; None when the rider may not open the
+    course, or when `current` is given and the stored course is no longer that version."""
+    return await conn.fetchrow(
+        SQL.view_course, rider_id, course.course_id, course.language, lesson, *_check(current)
+    )
 
 
 async def peek_course(
-    conn: asyncpg.Connection, rider_id: str, course_id: uuid.UUID, language: str
+    conn: asyncpg.Connection, rider_id: str, course: Course, current: Version | None = None
 ) -> asyncpg.Record | None:
     """The rider's record as `view_course` returns it, recording no view (offline copies)."""
-    return await conn.fetchrow(SQL.peek_course, rider_id, course_id, language)
+    return await conn.fetchrow(
+        SQL.peek_course, rider_id, course.course_id, course.language, *_check(current)
+    )
+
+
+def _check(current: Version | None) -> tuple:
+    return current or (None, None, None)
 
 
 async def count_attempt(
     conn: asyncpg.Connection,
     rider_id: str,
-    course_id: uuid.UUID,
+    course: Course,
     chosen: list[set[int]],
     grade,
     attempt_id: uuid.UUID | None,
+    current: Version | None = None,
 ) -> asyncpg.Record:
-    """Count the attempt on the rider's locked record, keep the options chosen question by
-    question (the item analysis, docs/admin-panel.md: reports) and the quiz form's
-    attempt_id with its grade, in one statement. Returns the record and `repeat`: the
-    attempt_id was recorded before."""
+    """Count the attempt with the view of the page it answers, keep the options chosen
+    question by question (the item analysis, docs/admin-panel.md: reports) and the quiz
+    form's attempt_id with its grade, in one statement (sql/rider/count_attempt.sql). Returns
+    `opened` (false: the rider may not open the course or, with `current`, the stored course
+    is no longer that version; nothing written), `repeat` (the attempt_id was recorded
+    before; nothing written) and the record, locked until the transaction ends."""
     wrong = set(grade.wrong)
     answers = [
         {"chosen": sorted(options), "correct": index not in wrong}
         for index, options in enumerate(chosen)
     ]
     return await conn.fetchrow(
-        SQL.count_attempt, rider_id, course_id, grade.score, grade.passed, answers, attempt_id
+        SQL.count_attempt,
+        rider_id,
+        course.course_id,
+        course.language,
+        grade.score,
+        grade.passed,
+        answers,
+        attempt_id,
+        *_check(current),
     )
 
 

@@ -1,18 +1,24 @@
 """The rider's training: `/training`, the course player (course page, lessons, quiz,
 completion of a course without quiz) and the proofs of completion (DESIGN §9).
 
-Every course page first records the view (`store.view_course`): that is where the rider's
-access is checked (a course not on the path of one of their assignments, or unpublished, is a
-404 page), where `startedAt` and the language are recorded at the first opening, and where
-`timeSpentSeconds` grows — unless the GET carries `X-Offline-Copy: 1` (the offline copy is
-being kept, no rider is reading). A submission runs in one transaction with the record locked
-by that view, so two tabs passing at once give one completion and one proof code.
+Every course page first records the view (`store.view_course`; a quiz answer's count
+records it too): that is where the rider's access is checked (a course not on the path of one
+of their assignments, or unpublished, is a 404 page), where `startedAt` and the language are
+recorded at the first opening, and where `timeSpentSeconds` grows — unless the GET carries
+`X-Offline-Copy: 1` (the offline copy is being kept, no rider is reading). A pass runs in one
+transaction with the record locked by its count, so two tabs passing at once give one
+completion and one proof code. The course itself is the process's kept copy when the view
+finds it current (app/rider/kept_courses.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
+from typing import TypeVar
 
 import asyncpg
 from aiohttp import web
@@ -22,11 +28,14 @@ from app.core.keys import POOL, SETTINGS
 from app.rider import progress, store
 from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER
+from app.rider.kept_courses import KEPT_COURSES
 from app.rider.layout import render
 from app.training import results
-from app.training.courses import Course, read_course
+from app.training.courses import Course, Version, read_course
 
 routes = web.RouteTableDef()
+
+T = TypeVar("T")
 
 # Marks a fetch made only to keep the rider's offline copy: not a page view (DESIGN §13).
 OFFLINE_COPY = "X-Offline-Copy"
@@ -52,24 +61,55 @@ async def _open(
 ) -> tuple[Course, asyncpg.Record, int]:
     """The course in the rider's language, the rider's record after this view and the lesson
     number asked for (0 for none); a 404 page when the rider may not open it."""
-    rider = request[RIDER]
-    course = await read_course(conn, pages.uuid_in_path(request, "course_id"), rider.language)
+    return await _on_course(request, conn, partial(_view, conn, request, lesson=lesson))
+
+
+async def _on_course(
+    request: web.Request, conn: asyncpg.Connection, use: Callable[..., Awaitable[T]]
+) -> T:
+    """`use(course, current)` on the process's kept copy of the course in the rider's
+    language (app/rider/kept_courses.py), `current` its version for the statement to check;
+    when that answers None (no longer current, or not the rider's), on the course read now,
+    `current` None. A 404 page when the course is unknown or `use` answers None again."""
+    language = request[RIDER].language
+    course_id = pages.uuid_in_path(request, "course_id")
+    kept_courses = request.app[KEPT_COURSES]
+    kept = kept_courses.get(course_id, language)
+    if kept is not None:
+        used = await use(kept, kept.version)
+        if used is not None:
+            return used
+    course = await read_course(conn, course_id, language)
     if course is None:
         raise web.HTTPNotFound
+    kept_courses.keep(course)
+    used = await use(course, None)
+    if used is None:
+        raise web.HTTPNotFound
+    return used
+
+
+async def _view(
+    conn: asyncpg.Connection,
+    request: web.Request,
+    course: Course,
+    current: Version | None,
+    lesson: str | None = None,
+) -> tuple[Course, asyncpg.Record, int] | None:
+    """Records the view of `course` (not for the offline copy's fetch): None when the rider
+    may not open it, the lesson asked for is not one of its lessons, or (with `current`) the
+    stored course is no longer that version."""
+    rider_id = request[RIDER].rider_id
     number = 0
     if lesson is not None:
         number = progress.lesson_number(lesson, len(course.lessons))
         if number is None:
-            raise web.HTTPNotFound
+            return None
     if request.method == "GET" and request.headers.get(OFFLINE_COPY) == "1":
-        record = await store.peek_course(conn, rider.rider_id, course.course_id, course.language)
+        record = await store.peek_course(conn, rider_id, course, current)
     else:
-        record = await store.view_course(
-            conn, rider.rider_id, course.course_id, course.language, number
-        )
-    if record is None:
-        raise web.HTTPNotFound
-    return course, record, number
+        record = await store.view_course(conn, rider_id, course, number, current)
+    return None if record is None else (course, record, number)
 
 
 def _course_page(request, course, record, status=200, problem=None) -> web.Response:
@@ -107,55 +147,53 @@ async def quiz_page(request: web.Request) -> web.Response:
     return _quiz_page(request, course)
 
 
-class _Repeat(Exception):
-    """The quiz form's attempt_id was recorded before: roll this submission back."""
-
-    def __init__(self, course: Course, attempt_id: uuid.UUID):
-        super().__init__(attempt_id)
-        self.course, self.attempt_id = course, attempt_id
-
-
 @routes.post("/training/courses/{course_id}/quiz")
 async def submit_quiz(request: web.Request) -> web.Response:
     """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
-    sent again, a double tap) is graded and counted in a transaction that is then rolled back
-    (view time included) before any pass, and answers the first result (DESIGN §13)."""
+    sent again, a double tap) counts nothing, view time included, and answers the first
+    result (DESIGN §13)."""
     form = await request.post()
-    try:
-        return await results.retrying_proof_codes(lambda: _submission(request, form))
-    except _Repeat as repeat:
-        return await _first_result(request, repeat.course, repeat.attempt_id)
+    page = await results.retrying_proof_codes(partial(_submission, request, form))
+    return page()
 
 
-async def _submission(request: web.Request, form) -> web.Response:
-    rider = request[RIDER]
-    async with request.app[POOL].acquire() as conn, conn.transaction():
-        course, record, _ = await _open(conn, request)
-        if not course.quiz:
-            raise web.HTTPNotFound
-        answers = QuizAnswers(form, course.quiz)
-        if not answers.valid:
-            return _quiz_page(request, course, answers, status=400)
-        grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+async def _submission(request: web.Request, form) -> Callable[[], web.Response]:
+    """The page to render, once the connection is back in the pool."""
+    async with request.app[POOL].acquire() as conn:
+        return await _on_course(request, conn, partial(_submit, conn, request, form))
+
+
+async def _submit(
+    conn: asyncpg.Connection, request: web.Request, form, course: Course, current: Version | None
+) -> Callable[[], web.Response] | None:
+    """The answers graded against `course` and counted: the page to render, or None when the
+    rider may not answer it or (with `current`) it is no longer that version."""
+    if not course.quiz:
+        return None
+    answers = QuizAnswers(form, course.quiz)
+    if not answers.valid:
+        if await _view(conn, request, course, current) is None:
+            return None
+        return partial(_quiz_page, request, course, answers, status=400)
+    grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
+    rider_id = request[RIDER].rider_id
+    # An attempt that fails is one statement; a pass makes the record a completion under the
+    # lock the count took, in one transaction.
+    async with conn.transaction() if grade.passed else contextlib.nullcontext():
         result = await store.count_attempt(
-            conn, rider.rider_id, course.course_id, answers.chosen, grade, answers.attempt_id
+            conn, rider_id, course, answers.chosen, grade, answers.attempt_id, current
         )
+        if not result["opened"]:
+            return None
         if result["repeat"]:
-            raise _Repeat(course, answers.attempt_id)
-        if grade.passed:
+            first = await store.first_attempt(conn, rider_id, course.course_id, answers.attempt_id)
+            grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
+            result = {**first, "score": first["best_score"]}
+        elif grade.passed:
             result = await store.pass_course(
-                conn, rider.rider_id, course.course_id, _integration_key(request)
+                conn, rider_id, course.course_id, _integration_key(request)
             )
-    return _result_page(request, course, grade, result)
-
-
-async def _first_result(request: web.Request, course: Course, attempt_id: uuid.UUID):
-    first = await store.first_attempt(
-        request.app[POOL], request[RIDER].rider_id, course.course_id, attempt_id
-    )
-    grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
-    result = {**first, "score": first["best_score"]}
-    return _result_page(request, course, grade, result)
+    return partial(_result_page, request, course, grade, result)
 
 
 def _result_page(request, course, grade, result) -> web.Response:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import NamedTuple
 
 import asyncpg
 
@@ -45,6 +46,15 @@ class TranslationMismatch(Exception):
         self.field, self.message = field, message
 
 
+class Version(NamedTuple):
+    """Which stored rows a Course was read from: the versions (xmin) of the course's row and
+    of its translation's row into `language`, the language asked for (see read_course.sql)."""
+
+    course: int
+    language: str
+    translation: int | None
+
+
 @dataclass(frozen=True)
 class Course:
     course_id: uuid.UUID
@@ -57,6 +67,7 @@ class Course:
     updated_at: datetime  # when the content was last saved
     language: str  # of title, lessons and quiz: the language asked for, or "en"
     translation_state: str | None  # "machine" or "reviewed" when translated, else None
+    version: Version
 
     @property
     def has_content(self) -> bool:
@@ -91,6 +102,7 @@ async def read_course(
         updated_at=row["updated_at"],
         language="en",
         translation_state=None,
+        version=Version(row["course_version"], language, row["translation_version"]),
     )
     translation = row["translation"]
     if translation is None or translation_mismatch(english, translation) is not None:

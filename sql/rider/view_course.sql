@@ -5,8 +5,11 @@
 -- to the time spent, moves the furthest lesson on and, until the first pass, keeps the
 -- language current. The record stays locked until the transaction ends (a quiz submission
 -- reads and writes it under that lock). Returns the record, or no row when the rider may not
--- open the course. Served by the primary keys of courses, path_courses and course_results and
--- the rider_id prefix of assignments_once.
+-- open the course, or when the course the caller shows is no longer current: $5 and $7, the
+-- versions of the course and of its translation into $6 that read_course.sql returned, no
+-- longer match (none to check when $5 is null). Served by the primary keys of courses,
+-- course_translations, path_courses and course_results and the rider_id prefix of
+-- assignments_once.
 INSERT INTO course_results AS cr (rider_id, course_id, language, started_at, last_viewed_at,
                                   furthest_lesson)
 SELECT $1, c.course_id, $3, now(), now(), $4
@@ -16,6 +19,10 @@ WHERE c.course_id = $2
   AND EXISTS (SELECT FROM assignments a
               JOIN path_courses pc ON pc.path_id = a.path_id AND pc.course_id = c.course_id
               WHERE a.rider_id = $1)
+  AND ($5::xid IS NULL
+       OR c.xmin = $5::xid
+          AND (SELECT t.xmin FROM course_translations t
+               WHERE t.course_id = c.course_id AND t.language = $6) IS NOT DISTINCT FROM $7::xid)
 ON CONFLICT (rider_id, course_id) DO UPDATE SET
     time_spent_seconds = cr.time_spent_seconds + coalesce(
         least(300, greatest(0, floor(extract(epoch FROM now() - cr.last_viewed_at))))::int, 0),

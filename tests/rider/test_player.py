@@ -378,8 +378,13 @@ async def test_repeats_of_an_attempt_id_in_parallel_count_one_attempt_and_answer
     page = await (await rider.get(f"/training/courses/{course_id}/quiz")).text()
     passed = [*form(RIGHT), ("attempt_id", _attempt_id(page)), ("csrf_token", csrf_of(page))]
     assert (await rider.post(f"/training/courses/{course_id}/quiz", data=passed)).status == 200
+    before = await _record(db, course_id)
+    await db.execute("UPDATE course_results SET last_viewed_at = now() - interval '2 minutes'")
     late = await rider.post(f"/training/courses/{course_id}/quiz", data=data)
     assert "Your score: 33.3%" in await late.text()
+    after = await _record(db, course_id)  # not even the view's time
+    assert after["time_spent_seconds"] == before["time_spent_seconds"]
+    assert after["last_viewed_at"] < before["last_viewed_at"]
     (completion,) = await _completions(rider)
     assert completion["attempts"] == 2 and completion["score"] == 100
 
