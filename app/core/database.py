@@ -21,7 +21,7 @@ from app.core.database_url import describe as describe
 from app.core.database_url import embedded_url as embedded_url
 from app.core.database_url import resolve_url as resolve_url
 from app.core.database_url import session_url as session_url
-from app.core.turns import Turns
+from app.core.turns import LONG_HOLD, Turns
 
 # What a query function takes: a connection (inside a transaction) or the pool.
 Db = asyncpg.Connection | asyncpg.Pool
@@ -30,6 +30,12 @@ CONNECT_TIMEOUT = 10
 # A request waits at most this long for a pooled connection, then answers 500 (retry later):
 # a full pool must not queue requests for minutes.
 ACQUIRE_TIMEOUT = 5
+# The connections a process's requests use at once for their statements. More only add cold
+# server processes and contention for a small server's cores: on the 2-core machine of
+# bench/README.md, a burst served through 6 a process had its p99 a fifth lower than through
+# 10. The pool's other connections are for the long holders (streams, exports, bulk loads),
+# which their gates bound instead (app/core/gates.py).
+TURNS = 4
 # Guards for the server's sake: no statement runs longer, and no transaction idles longer
 # (a stream whose client stopped reading is cut instead of holding its connection).
 # In milliseconds (PostgreSQL's unit for both), so that a pooler's connect query can use them
@@ -95,14 +101,15 @@ async def _end_transaction(conn: asyncpg.Connection) -> None:
 
 
 class Pool(asyncpg.Pool):
-    """asyncpg's pool whose connections go to the oldest request first (app/core/turns.py),
-    whose `acquire()` gives up after ACQUIRE_TIMEOUT unless told otherwise, and that counts
-    the acquirers still waiting for a connection (`db_pool_waiting`)."""
+    """asyncpg's pool whose connections go to the oldest request first, `turns` of them at
+    once (app/core/turns.py; a gate's holder takes one outside the turns), whose `acquire()`
+    gives up after ACQUIRE_TIMEOUT unless told otherwise, and that counts the acquirers still
+    waiting for a connection (`db_pool_waiting`)."""
 
     waiting = 0
 
-    def __init__(self, *args, max_size: int, **kwargs):
-        self.turns = Turns(max_size)
+    def __init__(self, *args, max_size: int, turns: int, **kwargs):
+        self.turns = Turns(min(turns, max_size))
         self._turn_holders: set = set()  # the acquired connections that hold a turn
         super().__init__(*args, max_size=max_size, **kwargs)
 
@@ -113,8 +120,11 @@ class Pool(asyncpg.Pool):
         # asyncpg's one path for both `async with pool.acquire()` and `await pool.acquire()`.
         # The timeout is ours, not asyncpg's: its wait_for runs every acquire as a task of its
         # own, a tenth of a small request's CPU (py-spy), where a timeout context costs a timer.
+        # A gate's holder, rare, takes no turn and waits with asyncpg's own timeout.
         self.waiting += 1
         try:
+            if LONG_HOLD.get():
+                return await super()._acquire(timeout)
             async with asyncio.timeout(timeout):
                 await self.turns.take()
                 try:
@@ -161,6 +171,7 @@ async def create_pool(
     pool_mode: str = "session",
     min_size: int = 2,
     max_size: int = 10,
+    turns: int = TURNS,
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> asyncpg.Pool:
     try:
@@ -170,6 +181,7 @@ async def create_pool(
             record_class=asyncpg.Record,
             min_size=min_size,
             max_size=max_size,
+            turns=turns,
             max_queries=50000,
             max_inactive_connection_lifetime=300.0,
             connect=None,

@@ -1,6 +1,9 @@
 """A gate of a few slots in each event loop: at most `size` holders at once in a process, the
 others wait up to `wait` seconds for one, then get `refusal`. A process has one loop; the
-tests run several, and a semaphore belongs to the loop that first waits on it."""
+tests run several, and a semaphore belongs to the loop that first waits on it.
+
+What a gate admits holds a pooled connection for long (a stream, an export, a bulk load), so
+the connection it takes is not one of the pool's turns (app/core/turns.py: `LONG_HOLD`)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import AsyncIterator, Callable
+
+from app.core import turns
 
 
 class Gate:
@@ -29,7 +34,9 @@ class Gate:
             await asyncio.wait_for(slots.acquire(), self.wait)
         except TimeoutError:
             raise self.refusal() from None
+        long_hold = turns.LONG_HOLD.set(True)
         try:
             yield
         finally:
+            turns.LONG_HOLD.reset(long_hold)
             slots.release()

@@ -21,6 +21,10 @@ import time
 # a command) counts as arriving when it asks.
 ARRIVAL: contextvars.ContextVar[float | None] = contextvars.ContextVar("arrival", default=None)
 
+# True while a request holds a gate's slot (app/core/gates.py: a stream, an export, a bulk
+# load): the connection it takes is held for long, bounded by its gate, and takes no turn.
+LONG_HOLD: contextvars.ContextVar[bool] = contextvars.ContextVar("long_hold", default=False)
+
 
 class Turns:
     """`size` turns, handed to the earliest arrival among those waiting; a newcomer takes a

@@ -11,7 +11,7 @@ import time
 import asyncpg
 import pytest
 
-from app.core import database, turns
+from app.core import database, gates, turns
 from tests.conftest import POOL_MODE
 
 pytestmark = pytest.mark.direct
@@ -100,3 +100,21 @@ async def test_an_acquire_that_gives_up_leaves_the_pool_its_size(pool):
         with pytest.raises(TimeoutError):  # still one connection: none was made up
             await pool.acquire(timeout=0.05)
     assert await pool.fetchval("SELECT 3") == 3
+
+
+async def test_requests_use_the_turns_and_a_gates_holder_a_connection_beside_them(database_url, db):
+    pool = await database.create_pool(
+        database_url, pool_mode=POOL_MODE, min_size=1, max_size=2, turns=1
+    )
+    stream = gates.Gate(1, 0.1, RuntimeError)
+    try:
+        async with pool.acquire():
+            with pytest.raises(TimeoutError):  # one turn, taken: the second connection is not one
+                await pool.acquire(timeout=0.1)
+            async with stream.slot(), pool.acquire(timeout=1) as held:
+                assert await held.fetchval("SELECT 2") == 2
+        async with pool.acquire(timeout=1):  # the turn came back, and only it
+            with pytest.raises(TimeoutError):
+                await pool.acquire(timeout=0.1)
+    finally:
+        await pool.close()

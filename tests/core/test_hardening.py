@@ -174,7 +174,7 @@ async def test_a_full_pool_answers_500_quickly_instead_of_queueing(client, monke
     monkeypatch.setattr(database, "ACQUIRE_TIMEOUT", 0.3)
     monkeypatch.setattr(middleware, "OUTAGES", middleware.OutageLog())
     pool = client.app[POOL]
-    held = [await pool.acquire() for _ in range(pool.get_max_size())]
+    held = [await pool.acquire() for _ in range(database.TURNS)]  # every turn requests have
     try:
         with structlog.testing.capture_logs() as logs:
             started = time.monotonic()

@@ -5,7 +5,7 @@ import time
 import pytest
 import structlog
 
-from app.core import migrations
+from app.core import database, migrations
 from app.core.keys import POOL
 from tests.webhooks.receiver import until
 
@@ -44,7 +44,7 @@ async def test_readyz_is_unavailable_while_the_database_is_down(client, database
 async def test_readyz_answers_within_a_second_when_no_connection_comes(client):
     # Every pooled connection is busy: the probe waits 1 s for one, not the requests' 5 s.
     pool = client.app[POOL]
-    holders = [await pool.acquire() for _ in range(pool.get_max_size())]
+    holders = [await pool.acquire() for _ in range(database.TURNS)]  # every turn requests have
     try:
         started = time.monotonic()
         response = await client.get("/readyz")
