@@ -68,11 +68,13 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
 
 def _serve_here(settings: Settings, url: str, sock: socket.socket, link: Link) -> None:
     from app.ai import runner
+    from app.core import html
     from app.web import create_app, freeze_startup_objects
     from app.webhooks import delivery as webhooks
     from jobs import scheduler
 
     app = create_app(settings, url)
+    html.compile_templates()
     scheduler.setup(app)
     runner.setup(app)
     webhooks.setup(app)

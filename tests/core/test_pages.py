@@ -1,5 +1,9 @@
 """Pages for people: HTML error pages outside /api, static files, security headers."""
 
+import jinja2
+import pytest
+
+from app.core import html
 from app.core.pages import render
 from app.web import create_app
 from tests.conftest import make_settings
@@ -92,3 +96,15 @@ async def test_post_to_an_unknown_page_is_404_not_403(client):
     response = await client.post("/no/such/form")
     assert response.status == 404
     assert response.content_type == "text/html"
+
+
+def test_a_web_process_compiles_every_template_before_it_serves(monkeypatch):
+    """serve's web processes call compile_templates() at start: a template that does not
+    compile stops the start instead of failing its page later."""
+    html.compile_templates()  # every template of every area compiles today
+    broken = jinja2.DictLoader({"admin/broken.html": "{% if %}"})
+    monkeypatch.setattr(
+        html.ENVIRONMENT, "loader", jinja2.ChoiceLoader([broken, html.ENVIRONMENT.loader])
+    )
+    with pytest.raises(jinja2.TemplateSyntaxError):
+        html.compile_templates()
