@@ -64,7 +64,12 @@ ALREADY_DISABLED = "This admin is already disabled."
 LAST_ADMIN = "This is the last active admin: add another admin before disabling this one."
 
 
-async def _admins_page(request, status=200, *, values=None, errors=None, form=None):
+@routes.get("/admin/admins")
+async def admins_page(
+    request: web.Request, status: int = 200, *, values=None, errors=None, form=None
+) -> web.Response:
+    """The admins; a form's POST shows it again with `status`, what was entered and why it
+    was refused."""
     context = {
         "admins": await admin_list(request.app[POOL]),
         "values": values or {},
@@ -74,22 +79,17 @@ async def _admins_page(request, status=200, *, values=None, errors=None, form=No
     return render(request, "admin/admins.html", context, status=status)
 
 
-@routes.get("/admin/admins")
-async def admins_page(request: web.Request) -> web.Response:
-    return await _admins_page(request)
-
-
 @routes.post("/admin/admins")
 async def add_admin(request: web.Request) -> web.Response:
     values, errors = read(AdminForm(), await request.post())
     if errors:
-        return await _admins_page(request, 400, values=values, errors=errors, form="add")
+        return await admins_page(request, 400, values=values, errors=errors, form="add")
     password_hash = await hash_password(values["password"])
     admin_id = await insert_admin(request.app[POOL], values["email"], values["name"], password_hash)
     if admin_id is None:
         entered = {"email": values["email"], "name": values["name"]}
         errors = {"email": EMAIL_TAKEN}
-        return await _admins_page(request, 400, values=entered, errors=errors, form="add")
+        return await admins_page(request, 400, values=entered, errors=errors, form="add")
     log.info("admin added", admin_id=admin_id, by=request[ADMIN].admin_id)
     return pages.see_other("/admin/admins")
 
@@ -100,7 +100,7 @@ async def disable_admin_page(request: web.Request) -> web.Response:
     refusals the POST would give are given here already."""
     values, errors = read(DisableAdminForm(), request.query)
     if errors:
-        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+        return await admins_page(request, 400, values=values, errors=errors, form="disable")
     admins = await admin_list(request.app[POOL])
     email = values["email"].lower()
     target = next((a for a in admins if a["email"].lower() == email), None)
@@ -111,7 +111,7 @@ async def disable_admin_page(request: web.Request) -> web.Response:
     elif sum(a["disabled_at"] is None for a in admins) == 1:
         errors = {"email": LAST_ADMIN}
     if errors:
-        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+        return await admins_page(request, 400, values=values, errors=errors, form="disable")
     themselves = target["email"].lower() == request[ADMIN].email.lower()
     context = {
         "title": f"Disable {target['name']} ({target['email']})?",
@@ -145,7 +145,7 @@ async def disable_admin(request: web.Request) -> web.Response:
             else:
                 await sessions.revoke_admin(conn, row["admin_id"])
     if errors:
-        return await _admins_page(request, 400, values=values, errors=errors, form="disable")
+        return await admins_page(request, 400, values=values, errors=errors, form="disable")
     log.info("admin disabled", admin_id=row["admin_id"], by=request[ADMIN].admin_id)
     # An admin who disabled themselves has no session any more: the next page is sign-in.
     return pages.see_other("/admin/admins")

@@ -77,8 +77,12 @@ async def rider_choices(db: Db) -> dict[str, list[str]]:
 PATH_GONE = "This path does not exist."
 
 
-async def _assign_page(request, status=200, *, values=None, errors=None, preview=None):
-    """`preview`: the preview's row (would_create, matched) and `changed`, whether it follows
+@routes.get("/admin/assign")
+async def assign_page(
+    request: web.Request, status: int = 200, *, values=None, errors=None, preview=None
+) -> web.Response:
+    """The assign form; its POST shows it again with `status`, what was entered, its errors
+    and `preview`: the preview's row (would_create, matched) and `changed`, whether it follows
     a confirm whose filters matched another number of riders."""
     pool = request.app[POOL]
     context = {
@@ -95,17 +99,12 @@ async def _assign_page(request, status=200, *, values=None, errors=None, preview
     return render(request, "admin/assign.html", context, status=status)
 
 
-@routes.get("/admin/assign")
-async def assign_page(request: web.Request) -> web.Response:
-    return await _assign_page(request)
-
-
 @routes.post("/admin/assign")
 async def assign(request: web.Request) -> web.Response:
     form = await request.post()
     values, errors = read(AssignForm(), form)
     if errors:
-        return await _assign_page(request, 400, values=values, errors=errors)
+        return await assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"
     expected = values.get("expected_count") if confirmed else None
     async with request.app[POOL].acquire() as conn:
@@ -115,14 +114,14 @@ async def assign(request: web.Request) -> web.Response:
             conn, values["path_id"], chosen, why="admin", preview=not confirmed, expected=expected
         )
     if row is None:
-        return await _assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
+        return await assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
     if not confirmed:
-        return await _assign_page(request, values=values, preview={**row, "changed": False})
+        return await assign_page(request, values=values, preview={**row, "changed": False})
     if expected is None:
         return pages.see_other(f"/admin/assign?assigned={row['created']}")
     if row["would_create"] != expected:
         # Nothing was written: the filters (or the riders) changed since the preview.
         preview = {**row, "changed": True}
-        return await _assign_page(request, 409, values=values, preview=preview)
+        return await assign_page(request, 409, values=values, preview=preview)
     already = row["matched"] - row["created"]
     return pages.see_other(f"/admin/assign?assigned={row['created']}&already={already}")

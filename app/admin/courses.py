@@ -146,11 +146,10 @@ async def _submit(request: web.Request, course: courses.Course | None) -> web.Re
 
 
 @routes.get("/admin/courses")
-async def list_courses(request: web.Request) -> web.Response:
-    return await _list_page(request)
-
-
-async def _list_page(request, *, import_error=None, status=200):
+async def list_courses(
+    request: web.Request, *, import_error: str | None = None, status: int = 200
+) -> web.Response:
+    """The courses; an import's POST shows it again with `status` and why it was refused."""
     context = {
         "courses": await _course_list(request.app[POOL]),
         "languages": TRANSLATION_LANGUAGES,
@@ -179,9 +178,9 @@ async def import_course(request: web.Request) -> web.Response:
     try:
         document = CourseDocumentSchema(unknown=EXCLUDE).load(await _uploaded_json(request))
     except ImportRefused as exc:
-        return await _list_page(request, import_error=str(exc), status=400)
+        return await list_courses(request, import_error=str(exc), status=400)
     except ValidationError as exc:
-        return await _list_page(request, import_error=_where(exc.messages), status=400)
+        return await list_courses(request, import_error=_where(exc.messages), status=400)
     async with request.app[POOL].acquire() as conn:
         course_id = await courses.save_course(conn, document, published=False)
     return pages.see_other(f"/admin/courses/{course_id}?saved=1")

@@ -16,25 +16,24 @@ SOURCE_TYPES = "a PDF, a SCORM package (.zip), or a .txt or .md file"
 routes = web.RouteTableDef()
 
 
-def _generate_page(request: web.Request, status: int = 200, error: str | None = None):
+@routes.get("/admin/courses/generate")
+async def generate_page(
+    request: web.Request, status: int = 200, error: str | None = None
+) -> web.Response:
+    """The upload form; its POST shows it again with `status` and why the upload was refused."""
     context = {"upload_error": error}
     return layout.render(request, "admin/courses/generate.html", context, status=status)
-
-
-@routes.get("/admin/courses/generate")
-async def generate_page(request: web.Request) -> web.Response:
-    return _generate_page(request)
 
 
 @routes.post("/admin/courses/generate")
 async def generate(request: web.Request) -> web.StreamResponse:
     if not request.app[SETTINGS].ai_configured:
-        return _generate_page(request, 503, NOT_CONFIGURED)
+        return await generate_page(request, 503, NOT_CONFIGURED)
     try:
         name, data = await uploads.read_file(request, sources.FILE_LIMIT)
     except uploads.UploadRefused as exc:
-        return _generate_page(request, exc.status, exc.message)
+        return await generate_page(request, exc.status, exc.message)
     if sources.kind_of(name, sources.SOURCE_KINDS) is None:
-        return _generate_page(request, 400, f"Upload {SOURCE_TYPES}.")
+        return await generate_page(request, 400, f"Upload {SOURCE_TYPES}.")
     job_id = await runner.start_generation(request.app, request[ADMIN].admin_id, data, name)
     return pages.see_other(f"/admin/jobs/{job_id}")

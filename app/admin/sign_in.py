@@ -53,36 +53,35 @@ def _signed_in(session_id: str, request: web.Request) -> web.Response:
     return response
 
 
-def _sign_in_page(request, status=200, *, values=None, errors=None, problem=None):
+@routes.get("/admin/sign-in")
+async def sign_in_page(
+    request: web.Request, status: int = 200, *, values=None, errors=None, problem=None
+) -> web.Response:
+    """The sign-in form; its POST shows it again with `status`, the email entered and why
+    the sign-in failed. No database here: the page loads while the database is down."""
     context = {"values": values or {}, "errors": errors or {}, "problem": problem}
     return pages.render(request, "admin/sign_in.html", context, status=status)
-
-
-@routes.get("/admin/sign-in")
-async def sign_in_page(request: web.Request) -> web.Response:
-    # No database here: the page loads while the database is down.
-    return _sign_in_page(request)
 
 
 @routes.post("/admin/sign-in")
 async def sign_in(request: web.Request) -> web.StreamResponse:
     values, errors = read(SignInForm(), await request.post())
     if errors:
-        return _sign_in_page(request, 400, values=values, errors=errors)
+        return await sign_in_page(request, 400, values=values, errors=errors)
     entered = {"email": values["email"]}
     if not request.app[SETTINGS].session_secret_ok:
-        return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
+        return await sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     try:
         session_id = await accounts.sign_in(
             request.app[POOL], values["email"], values["password"], client_address(request)
         )
     except accounts.WrongCredentials:
-        return _sign_in_page(request, 401, values=entered, problem=WRONG)
+        return await sign_in_page(request, 401, values=entered, problem=WRONG)
     except TooManyAttempts as exc:
-        return _sign_in_page(request, 429, values=entered, problem=str(exc))
+        return await sign_in_page(request, 429, values=entered, problem=str(exc))
     except database.UNAVAILABLE as exc:
         middleware.OUTAGES.failure(exc)  # one line now and then, as any other request's
-        return _sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
+        return await sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
     return _signed_in(session_id, request)
 
 

@@ -86,7 +86,11 @@ async def replay(db: Db, endpoint_id: uuid.UUID, delivery_id: int) -> bool:
     return bool(await db.fetchval(SQL.replay_webhook_delivery, endpoint_id, delivery_id))
 
 
-async def _list_page(request, status=200, *, values=None, errors=None) -> web.Response:
+@routes.get("/admin/webhooks")
+async def webhooks_page(
+    request: web.Request, status: int = 200, *, values=None, errors=None
+) -> web.Response:
+    """The endpoints; the add form's POST shows it again with `status` and its errors."""
     context = {
         "endpoints": await request.app[POOL].fetch(SQL.webhook_endpoints),
         "event_types": events.EVENT_TYPES,
@@ -118,16 +122,11 @@ def _back(endpoint_id: uuid.UUID, done: str) -> web.Response:
     return pages.see_other(f"/admin/webhooks/{endpoint_id}?done={done}")
 
 
-@routes.get("/admin/webhooks")
-async def webhooks_page(request: web.Request) -> web.Response:
-    return await _list_page(request)
-
-
 @routes.post("/admin/webhooks")
 async def add_endpoint(request: web.Request) -> web.Response:
     values, errors = read(EndpointForm(), await request.post())
     if errors:
-        return await _list_page(request, 400, values=values, errors=errors)
+        return await webhooks_page(request, 400, values=values, errors=errors)
     secret = signing.new_secret()
     endpoint_id = await insert_endpoint(request.app[POOL], values, secret)
     log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
