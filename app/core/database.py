@@ -32,9 +32,9 @@ CONNECT_TIMEOUT = 10
 ACQUIRE_TIMEOUT = 5
 # The connections a process's requests use at once for their statements. More only add cold
 # server processes and contention for a small server's cores: on the 2-core machine of
-# bench/README.md, a burst served through 6 a process had its p99 a fifth lower than through
-# 10. The pool's other connections are for the long holders (streams, exports, bulk loads),
-# which their gates bound instead (app/core/gates.py).
+# bench/README.md, six cold bursts served through 4 a process had p99s of 211–238 ms, through
+# 10 of 230–323 ms. The pool's other connections are for the long holders (streams, exports,
+# bulk loads), which their gates bound instead (app/core/gates.py).
 TURNS = 4
 # Guards for the server's sake: no statement runs longer, and no transaction idles longer
 # (a stream whose client stopped reading is cut instead of holding its connection).
