@@ -118,3 +118,25 @@ async def test_requests_use_the_turns_and_a_gates_holder_a_connection_beside_the
                 await pool.acquire(timeout=0.1)
     finally:
         await pool.close()
+
+
+async def test_parallel_requests_hold_no_more_connections_than_the_turns(database_url, db):
+    # The turns are a process's own (its pool's): two instances share no pool, nothing to count.
+    pool = await database.create_pool(
+        database_url, pool_mode=POOL_MODE, min_size=1, max_size=4, turns=2
+    )
+    holding, most = 0, 0
+
+    async def request() -> None:
+        nonlocal holding, most
+        async with pool.acquire(timeout=5) as conn:
+            holding += 1
+            most = max(most, holding)
+            await conn.fetchval("SELECT pg_sleep(0.01)")
+            holding -= 1
+
+    try:
+        await asyncio.gather(*(request() for _ in range(30)))
+    finally:
+        await pool.close()
+    assert most == 2
