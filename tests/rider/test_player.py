@@ -226,13 +226,19 @@ async def _draw_a_taken_proof_code_first(db, taken: str, fresh: str) -> None:
     )
 
 
-async def test_a_pass_that_draws_a_taken_proof_code_draws_again_and_counts_once(rider, db):
-    course_id, other = await course_for(db), await add_course(db, "Road safety")
+async def _course_beside_a_taken_proof_code(db, **course) -> uuid.UUID:
+    """A course of R-1's, beside another that R-1 passed with proof code TAKENAAA."""
+    course_id, other = await course_for(db, **course), await add_course(db, "Road safety")
     await db.execute(
         "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
         " score, attempts, proof_code) VALUES ('R-1', $1, 'en', now(), now(), 100, 1, 'TAKENAAA')",
         other,
     )
+    return course_id
+
+
+async def test_a_pass_that_draws_a_taken_proof_code_draws_again_and_counts_once(rider, db):
+    course_id = await _course_beside_a_taken_proof_code(db)
     await _draw_a_taken_proof_code_first(db, "TAKENAAA", "FRESHBBB")
     passed = await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
     assert passed.status == 200
@@ -247,12 +253,7 @@ async def test_a_pass_that_draws_a_taken_proof_code_draws_again_and_counts_once(
 async def test_a_pass_that_draws_only_taken_proof_codes_gives_up_after_five_and_writes_nothing(
     rider, db
 ):
-    course_id, other = await course_for(db), await add_course(db, "Road safety")
-    await db.execute(
-        "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
-        " score, attempts, proof_code) VALUES ('R-1', $1, 'en', now(), now(), 100, 1, 'TAKENAAA')",
-        other,
-    )
+    course_id = await _course_beside_a_taken_proof_code(db)
     await _draw_a_taken_proof_code_first(db, "TAKENAAA", "TAKENAAA")
     form_page = await rider.get(f"/training/courses/{course_id}/quiz")  # starts the record
     assert form_page.status == 200
@@ -268,12 +269,7 @@ async def test_a_pass_that_draws_only_taken_proof_codes_gives_up_after_five_and_
 
 
 async def test_a_completion_that_draws_a_taken_proof_code_draws_again(rider, db):
-    course_id, other = await course_for(db, lessons=1, quiz=[]), await add_course(db, "Road")
-    await db.execute(
-        "INSERT INTO course_results (rider_id, course_id, language, started_at, completed_at,"
-        " proof_code) VALUES ('R-1', $1, 'en', now(), now(), 'TAKENAAA')",
-        other,
-    )
+    course_id = await _course_beside_a_taken_proof_code(db, lessons=1, quiz=[])
     await _draw_a_taken_proof_code_first(db, "TAKENAAA", "FRESHBBB")
     await rider.get(f"/training/courses/{course_id}/lessons/1")
     done = await rider.submit(
