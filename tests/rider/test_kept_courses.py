@@ -106,3 +106,18 @@ def test_a_process_keeps_the_courses_it_used_last_up_to_its_size():
     assert kept.get(uuid.UUID(int=2), "en") is None
     assert kept.get(uuid.UUID(int=1), "ar") is None  # kept by the language asked for
     assert [kept.get(uuid.UUID(int=n), "en").title for n in (1, 3)] == ["Course 1", "Course 3"]
+
+
+async def test_a_form_with_errors_on_a_course_saved_since_shows_the_quiz_as_saved(client, db):
+    await add_rider(client)
+    rider = await signed_in(client)
+    course_id = await course_for(db)
+    quiz = f"/training/courses/{course_id}/quiz"
+    assert (await rider.get(quiz)).status == 200
+    moved = [{**QUIZ[0], "question": "Where does hot food go?"}, *QUIZ[1:]]
+    await save_course(db, _document(quiz=moved), course_id)
+    response = await rider.submit(quiz, form({"q0": ["0"]}))
+    assert response.status == 400
+    page = await response.text()
+    assert "Where does hot food go?" in page and "Choose an answer." in page
+    assert await db.fetchval("SELECT attempts FROM course_results") == 0
