@@ -32,6 +32,10 @@ class Admin:
     admin_id: int
     email: str
     name: str
+    # owner, editor or viewer (app/admin/roles.py)
+    role: str
+    # The market codes the admin sees and changes riders of; empty: every market.
+    markets: tuple[str, ...]
 
 
 async def credentials(db: Db, email: str) -> asyncpg.Record | None:
@@ -39,7 +43,8 @@ async def credentials(db: Db, email: str) -> asyncpg.Record | None:
 
 
 async def admin(db: Db, admin_id: int) -> Admin:
-    return Admin(**await db.fetchrow(SQL.admin_by_id, admin_id))
+    row = await db.fetchrow(SQL.admin_by_id, admin_id)
+    return Admin(**{**row, "markets": tuple(row["markets"])})
 
 
 async def _upsert_admin(db: Db, email: str, name: str | None, password_hash: str):

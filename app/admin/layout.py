@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from app.admin import roles
 from app.admin.guard import ADMIN
 from app.core import pages
 from app.core.errors import PAGE_HINTS
@@ -37,10 +38,14 @@ def render(request: web.Request, template: str, context: dict, status: int = 200
     return pages.render(request, template, context, status=status)
 
 
+FORBIDDEN_HINT = "Your role does not allow this. An owner of the panel can change your role."
+
+
 @web.middleware
 async def not_found_page(request: web.Request, handler):
-    """A signed-in admin's 404 keeps the panel's navigation (signed out, the guard has sent
-    the browser to sign in before any page is looked for)."""
+    """A signed-in admin's 404, and 403 for what their role may not do, keep the panel's
+    navigation (signed out, the guard has sent the browser to sign in before any page is
+    looked for)."""
     try:
         return await handler(request)
     except web.HTTPNotFound:
@@ -48,3 +53,8 @@ async def not_found_page(request: web.Request, handler):
             raise
         context = {"title": "Not found", "hint": PAGE_HINTS[404]}
         return render(request, "admin/not_found.html", context, status=404)
+    except roles.Forbidden:
+        if ADMIN not in request:
+            raise
+        context = {"title": "Not allowed", "hint": FORBIDDEN_HINT}
+        return render(request, "admin/not_found.html", context, status=403)

@@ -1,2 +1,3 @@
--- Admin $1: admin_id, email, name. Served by the primary key.
-SELECT admin_id, email, name FROM admins WHERE admin_id = $1
+-- Admin $1: admin_id, email, name, role, markets (empty: every market). Served by the primary
+-- key.
+SELECT admin_id, email, name, role, markets FROM admins WHERE admin_id = $1

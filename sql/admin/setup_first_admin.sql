@@ -1,4 +1,4 @@
--- Uses setup token hash $1 to create the first admin ($2 email, $3 name, $4 password hash),
+-- Uses setup token hash $1 to create the first admin, an owner ($2 email, $3 name, $4 password hash),
 -- only while the token is unused, less than 24 hours old, and no admin exists (the token row's lock makes a second use
 -- of the same token wait, then find it used). Returns admin_id, or no row when refused.
 -- Served by the primary keys.
@@ -8,6 +8,6 @@ WITH used AS (
       AND NOT EXISTS (SELECT FROM admins)
     RETURNING token_hash
 )
-INSERT INTO admins (email, name, password_hash)
-SELECT $2, $3, $4 FROM used
+INSERT INTO admins (email, name, password_hash, role)
+SELECT $2, $3, $4, 'owner' FROM used
 RETURNING admin_id

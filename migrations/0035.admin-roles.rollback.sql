@@ -1,0 +1,1 @@
+ALTER TABLE admins DROP COLUMN role, DROP COLUMN markets;
