@@ -7,7 +7,7 @@ import importlib
 import sys
 
 from app.core import database_url as where
-from app.core import logs
+from app.core import kept_secret, logs
 from app.core.config import ConfigError, Settings
 from app.core.sql import SqlFileMissing
 
@@ -79,7 +79,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        settings = Settings.from_env()
+        settings = kept_secret.kept(Settings.from_env())
         if args.structlog:
             logs.setup(settings.log_format)
         command = importlib.import_module(args.module)

@@ -24,6 +24,8 @@ from app.training import pins
 
 log = structlog.get_logger("app")
 
+SIGN_IN_OFF = "sign-in to the panel and the rider app is off until it is set (16+ characters)"
+
 
 def _migrate(settings: Settings, url: str) -> None:
     # yoyo's session (its lock, psycopg's prepared statements) must not go through a
@@ -39,11 +41,13 @@ def prepare_serve(settings: Settings, url: str) -> str | None:
     try:
         if settings.migrate_on_start:
             _migrate(settings, url)
-        if not settings.session_secret_ok:
-            log.error("SESSION_SECRET must be set")
         if pins.pepper_of(settings) is None:
             log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
-        asyncio.run(_offer_setup_link(settings, url))
+        if settings.session_secret_ok:
+            asyncio.run(_offer_setup_link(settings, url))
+        else:
+            # No setup link: nobody could sign in with the admin it would make.
+            log.error("SESSION_SECRET must be set", consequence=SIGN_IN_OFF)
     except OPERATOR_ERRORS as exc:
         return str(exc)
     return None
@@ -56,7 +60,10 @@ async def _offer_setup_link(settings: Settings, url: str) -> None:
     async with database.connect(url) as conn:
         token = await accounts.new_setup_token(conn)
     if token is not None:
-        log.warning("admin setup link", url=f"{settings.public_base_url}/admin/setup?token={token}")
+        link = f"{settings.public_base_url}/admin/setup?token={token}"
+        log.warning("admin setup link", url=link)
+        # Also plainly, apart from the JSON log lines, for whoever just ran the command.
+        print(f"Open {link} to create the first admin", file=sys.stderr, flush=True)
 
 
 def migrate(settings: Settings, _: argparse.Namespace) -> None:
@@ -118,12 +125,30 @@ async def _demo(settings: Settings, url: str, riders: int, admin_email: str | No
                     raise CommandError(
                         f"demo-data fills an empty database only, and {table} has rows"
                     )
+        pins = _give_pins(document.get("riders", []))
         counts = await load_document(
             conn, document, _sections(), _after_load(), source="demo", settings=settings
         )
         print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
+        for rider in pins:
+            print(
+                f"demo rider {rider['riderId']} ({rider['name']}, {rider['market']}): "
+                f"PIN {rider['pin']}, sign in at {settings.public_base_url}/"
+            )
         if admin_email is not None:
             await _demo_admin(conn, admin_email)
+
+
+DEMO_RIDERS_WITH_PINS = 3
+
+
+def _give_pins(riders: list[dict]) -> list[dict]:
+    """A few active demo riders get a random PIN, printed once, so the rider app can be tried
+    at once; the others have none, as riders have until the team sets one."""
+    chosen = [rider for rider in riders if rider["status"] == "active"][:DEMO_RIDERS_WITH_PINS]
+    for rider in chosen:
+        rider["pin"] = f"{secrets.randbelow(1_000_000):06d}"
+    return chosen
 
 
 async def _demo_admin(conn, email: str) -> None:

@@ -42,6 +42,11 @@ class SetupForm(Schema):
 
 WRONG = "Wrong email or password"
 UNAVAILABLE = "Sign-in is not available right now"
+# The operator's to fix, so the page says how (docs/operations.md, "The first minute").
+SIGN_IN_OFF = (
+    "Sign-in is off: this server has no SESSION_SECRET. Set SESSION_SECRET to a random value "
+    "of at least 16 characters and restart the service."
+)
 SETUP_REFUSED = (
     "This setup link has been used or is not valid. An admin can add admins in the panel."
 )
@@ -59,6 +64,8 @@ async def sign_in_page(
 ) -> web.Response:
     """The sign-in form; its POST shows it again with `status`, the email entered and why
     the sign-in failed. No database here: the page loads while the database is down."""
+    if problem is None and not request.app[SETTINGS].session_secret_ok:
+        problem = SIGN_IN_OFF
     context = {"values": values or {}, "errors": errors or {}, "problem": problem}
     return pages.render(request, "admin/sign_in.html", context, status=status)
 
@@ -70,7 +77,7 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
         return await sign_in_page(request, 400, values=values, errors=errors)
     entered = {"email": values["email"]}
     if not request.app[SETTINGS].session_secret_ok:
-        return await sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
+        return await sign_in_page(request, 503, values=entered, problem=SIGN_IN_OFF)
     try:
         session_id = await accounts.sign_in(
             request.app[POOL], values["email"], values["password"], client_address(request)

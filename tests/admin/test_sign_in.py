@@ -164,7 +164,9 @@ async def test_sign_in_is_refused_without_session_secret(make_client, make_admin
     admin = await make_admin()
     response = await sign_in(client, admin)
     assert response.status == 503
-    assert "Sign-in is not available right now" in await response.text()
+    assert "Set SESSION_SECRET to a random value of at least 16 characters" in (
+        await response.text()
+    )
 
 
 async def test_pages_without_a_session_redirect_to_sign_in(page_client):
