@@ -1,4 +1,5 @@
-"""The command line (DESIGN §1): serve, migrate, load-data, demo-data, run-job, create-admin."""
+"""The command line (docs/operations.md, "Commands"): serve, worker, migrate, load-data,
+demo-data, run-job, create-admin, …"""
 
 from __future__ import annotations
 
@@ -51,6 +52,15 @@ def parser() -> argparse.ArgumentParser:
     root.set_defaults(module="app.commands", structlog=True)
     serving = commands.add_parser("serve", help="apply migrations, then serve HTTP")
     serving.set_defaults(module="app.serve", structlog=False)
+    serving.add_argument(
+        "--no-worker",
+        action="store_true",
+        help="web processes only: the schedules, AI jobs and webhooks run in `worker`",
+    )
+    working = commands.add_parser(
+        "worker", help="run the scheduled jobs, AI jobs and webhook delivery (no HTTP)"
+    )
+    working.set_defaults(module="app.serve", structlog=False)
     commands.add_parser("migrate", help="apply pending migrations")
     load = commands.add_parser("load-data", help="load JSON data documents")
     load.add_argument("files", nargs="+", metavar="FILE")

@@ -43,21 +43,23 @@ def prepare_serve(settings: Settings, url: str) -> str | None:
             _migrate(settings, url)
         if pins.pepper_of(settings) is None:
             log.warning("PINs are stored without a pepper: set PIN_PEPPER or SESSION_SECRET")
-        if settings.session_secret_ok:
-            asyncio.run(_offer_setup_link(settings, url))
-        else:
-            # No setup link: nobody could sign in with the admin it would make.
+        if not settings.session_secret_ok:
             log.error("SESSION_SECRET must be set", consequence=SIGN_IN_OFF)
+        asyncio.run(_offer_setup_link(settings, url))
     except OPERATOR_ERRORS as exc:
         return str(exc)
     return None
 
 
 async def _offer_setup_link(settings: Settings, url: str) -> None:
-    """While no admin exists, log a one-time link that lets the first visitor create one."""
+    """While no admin exists, log a one-time link that lets the first visitor create one;
+    none while sign-in is off, since nobody could sign in as the admin it makes. Either way
+    the database is reached: serve does not start on one it cannot reach."""
     from app.admin import accounts
 
     async with database.connect(url) as conn:
+        if not settings.session_secret_ok:
+            return
         token = await accounts.new_setup_token(conn)
     if token is not None:
         link = f"{settings.public_base_url}/admin/setup?token={token}"

@@ -24,13 +24,15 @@ from app.core.config import Settings
 URL_VARIABLE = "SERVE_DATABASE_URL"
 
 
-def serve(settings: Settings, _) -> None:
+def serve(settings: Settings, args) -> None:
     logs.setup_lines(settings.log_format)
     os.environ[URL_VARIABLE] = database_url(settings, logs.lines)
     _prepare()
     # This process serves nothing: it keeps WEB_CONCURRENCY web processes, each accepting from
-    # a listening socket of its own (see app/core/supervisor.py). Each runs the schedules; the
-    # job lock runs a slot once.
+    # a listening socket of its own (see app/core/supervisor.py), and the worker unless
+    # --no-worker (app/worker_process.py), which runs the schedules (the job lock runs a slot
+    # once, whatever the number of workers of all instances).
+    worker = None if args.no_worker else [sys.executable, "-m", "app.worker_process"]
     try:
         sockets = supervisor.listen(settings.host, settings.port, settings.web_concurrency)
     except supervisor.ListenError as exc:
@@ -42,10 +44,11 @@ def serve(settings: Settings, _) -> None:
             [sys.executable, "-m", "app.web_process"],
             sockets,
             on_exit=metric_files.process_exited,
+            worker=worker,
         ).run()
     if died:
         # Exit 1: the platform restarts the service whole instead of leaving it short.
-        raise CommandError("a web process stopped on its own (see `worker stopped`)")
+        raise CommandError("a web process or the worker stopped on its own (see `worker stopped`)")
 
 
 def inherited() -> tuple[Settings, str]:
@@ -66,3 +69,11 @@ def _prepare() -> None:
         raise CommandError(failure)
     if process.returncode != 0:
         raise CommandError("serve could not start (see the traceback above)")
+
+
+def worker(settings: Settings, _) -> None:
+    """`python -m app worker`: the worker alone, in this process (the Procfile's worker)."""
+    from app import worker_process
+
+    logs.setup_lines(settings.log_format)
+    worker_process.run(settings, database_url(settings, logs.lines))

@@ -115,6 +115,25 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     return app
 
 
+def create_worker_app(settings: Settings, database_url: str) -> web.Application:
+    """The background work (docs/operations.md, "The worker"): the scheduled jobs, the AI job
+    runner and webhook delivery, on an application that serves no HTTP (its start and cleanup
+    hooks hold the pool, the AI provider's client and the loops)."""
+    from app.ai import runner
+    from app.webhooks import delivery
+    from jobs import scheduler
+
+    app = web.Application()
+    app[SETTINGS] = settings
+    app[DATABASE_URL] = database.session_url(settings, database_url)
+    app.cleanup_ctx.append(pool_context(settings, database_url))
+    app.cleanup_ctx.append(provider_context)
+    scheduler.setup(app)
+    runner.setup(app)
+    delivery.setup(app)
+    return app
+
+
 def freeze_startup_objects(app: web.Application) -> None:
     """Once the app has started (modules, templates, pool, clients: objects that live as long
     as the process), move them out of the garbage collector's reach: its full passes would

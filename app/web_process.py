@@ -67,17 +67,11 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
 
 
 def _serve_here(settings: Settings, url: str, sock: socket.socket, link: Link) -> None:
-    from app.ai import runner
     from app.core import html
     from app.web import create_app, freeze_startup_objects
-    from app.webhooks import delivery as webhooks
-    from jobs import scheduler
 
     app = create_app(settings, url)
     html.compile_templates()
-    scheduler.setup(app)
-    runner.setup(app)
-    webhooks.setup(app)
     freeze_startup_objects(app)
     app.on_startup.append(_stop_on_first_sigterm)
     app.cleanup_ctx.append(link.context)

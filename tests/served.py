@@ -25,10 +25,18 @@ def _answers(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def serving(database_url: str, log_path: Path, *, port: int | None = None, **env: str):
+def serving(
+    database_url: str,
+    log_path: Path,
+    *,
+    port: int | None = None,
+    args: tuple[str, ...] = (),
+    **env: str,
+):
     """Yield a running server on `database_url` (its `base` URL, its `log` so far); it is
     stopped with SIGTERM after the block. `port` (default: a free one) lets a test start it
-    again where a browser left it; `env` adds or overrides environment variables."""
+    again where a browser left it; `args` follow `serve`; `env` adds or overrides environment
+    variables."""
     port = port or unused_port()
     log = open(log_path, "ab")  # noqa: SIM115 - closed when the server has stopped
     environment = {
@@ -41,7 +49,7 @@ def serving(database_url: str, log_path: Path, *, port: int | None = None, **env
         **env,
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve"],
+        [sys.executable, "-m", "app", "serve", *args],
         env=environment,
         stdout=log,
         stderr=subprocess.STDOUT,

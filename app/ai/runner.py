@@ -31,9 +31,9 @@ log = structlog.get_logger("ai")
 TIMEOUT = timedelta(minutes=15)
 TIMED_OUT = "timed out after 15 minutes"
 SWEEP_EVERY = 60.0
-# Jobs started by another process are seen at the latest after this; this process's own are
-# started at once (`wake`).
-POLL_EVERY = 5.0
+# The worker sees a job the panel started (in a web process) at the latest after this; a job
+# started in the worker's own process (the tests' apps) is started at once (`wake`).
+POLL_EVERY = 2.0
 # Jobs one process runs at once (each mostly waits for the provider).
 JOBS_AT_ONCE = 2
 

@@ -23,9 +23,6 @@ from app.core.database_url import resolve_url as resolve_url
 from app.core.database_url import session_url as session_url
 from app.core.turns import LONG_HOLD, Turns
 
-# What a query function takes: a connection (inside a transaction) or the pool.
-Db = asyncpg.Connection | asyncpg.Pool
-
 CONNECT_TIMEOUT = 10
 # A request waits at most this long for a pooled connection, then answers 500 (retry later):
 # a full pool must not queue requests for minutes.
@@ -100,35 +97,57 @@ async def _end_transaction(conn: asyncpg.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
-class Pool(asyncpg.Pool):
-    """asyncpg's pool whose connections go to the oldest request first, `turns` of them at
-    once (app/core/turns.py; a gate's holder takes one outside the turns), whose `acquire()`
-    gives up after ACQUIRE_TIMEOUT unless told otherwise, and that counts the acquirers still
-    waiting for a connection (`db_pool_waiting`)."""
+class _Acquire:
+    """What `Pool.acquire()` returns: awaited, a connection to release; entered, one released
+    at the block's end (asyncpg's own acquire works both ways too)."""
 
-    waiting = 0
+    __slots__ = ("_pool", "_timeout", "_connection")
 
-    def __init__(self, *args, max_size: int, turns: int, **kwargs):
-        self.turns = Turns(min(turns, max_size))
+    def __init__(self, pool: Pool, timeout: float):
+        self._pool = pool
+        self._timeout = timeout
+        self._connection = None
+
+    def __await__(self):
+        return self._pool._take(self._timeout).__await__()
+
+    async def __aenter__(self) -> asyncpg.Connection:
+        self._connection = await self._pool._take(self._timeout)
+        return self._connection
+
+    async def __aexit__(self, *exc_info) -> None:
+        connection, self._connection = self._connection, None
+        await self._pool.release(connection)
+
+
+class Pool:
+    """asyncpg's pool, built with its public `create_pool` and used through its public
+    methods, whose connections go to the oldest request first, `turns` of them at once
+    (app/core/turns.py; a gate's holder takes one outside the turns), whose `acquire()` gives
+    up after ACQUIRE_TIMEOUT unless told otherwise, and that counts the acquirers still waiting
+    for a connection (`db_pool_waiting`). It has the pool's query methods, each on a connection
+    taken in turn."""
+
+    def __init__(self, pool: asyncpg.Pool, turns: int):
+        self._pool = pool
+        self.turns = Turns(min(turns, pool.get_max_size()))
         self._turn_holders: set = set()  # the acquired connections that hold a turn
-        super().__init__(*args, max_size=max_size, **kwargs)
+        self.waiting = 0
 
-    def acquire(self, *, timeout: float | None = None):
-        return super().acquire(timeout=ACQUIRE_TIMEOUT if timeout is None else timeout)
+    def acquire(self, *, timeout: float | None = None) -> _Acquire:
+        return _Acquire(self, ACQUIRE_TIMEOUT if timeout is None else timeout)
 
-    async def _acquire(self, timeout):
-        # asyncpg's one path for both `async with pool.acquire()` and `await pool.acquire()`.
+    async def _take(self, timeout: float) -> asyncpg.Connection:
         # The timeout is ours, not asyncpg's: its wait_for runs every acquire as a task of its
         # own, a tenth of a small request's CPU (py-spy), where a timeout context costs a timer.
-        # A gate's holder, rare, takes no turn and waits with asyncpg's own timeout.
         self.waiting += 1
         try:
-            if LONG_HOLD.get():
-                return await super()._acquire(timeout)
             async with asyncio.timeout(timeout):
+                if LONG_HOLD.get():  # a gate's holder, rare: no turn
+                    return await self._pool.acquire()
                 await self.turns.take()
                 try:
-                    connection = await super()._acquire(None)
+                    connection = await self._pool.acquire()
                 except BaseException:
                     self.turns.give_back()
                     raise
@@ -137,13 +156,55 @@ class Pool(asyncpg.Pool):
         self._turn_holders.add(connection)
         return connection
 
-    async def release(self, connection, *, timeout=None):
+    async def release(self, connection: asyncpg.Connection) -> None:
         try:
-            await super().release(connection, timeout=timeout)
+            await self._pool.release(connection)
         finally:
             if connection in self._turn_holders:  # once, though a connection is released twice
                 self._turn_holders.discard(connection)
                 self.turns.give_back()
+
+    async def execute(self, query: str, *args, timeout: float | None = None) -> str:
+        async with self.acquire() as conn:
+            return await conn.execute(query, *args, timeout=timeout)
+
+    async def executemany(self, command: str, args, *, timeout: float | None = None) -> None:
+        async with self.acquire() as conn:
+            return await conn.executemany(command, args, timeout=timeout)
+
+    async def fetch(self, query: str, *args, timeout: float | None = None) -> list:
+        async with self.acquire() as conn:
+            return await conn.fetch(query, *args, timeout=timeout)
+
+    async def fetchrow(self, query: str, *args, timeout: float | None = None):
+        async with self.acquire() as conn:
+            return await conn.fetchrow(query, *args, timeout=timeout)
+
+    async def fetchval(self, query: str, *args, column: int = 0, timeout: float | None = None):
+        async with self.acquire() as conn:
+            return await conn.fetchval(query, *args, column=column, timeout=timeout)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    def terminate(self) -> None:
+        self._pool.terminate()
+
+    def is_closing(self) -> bool:
+        return self._pool.is_closing()
+
+    def get_size(self) -> int:
+        return self._pool.get_size()
+
+    def get_idle_size(self) -> int:
+        return self._pool.get_idle_size()
+
+    def get_max_size(self) -> int:
+        return self._pool.get_max_size()
+
+
+# What a query function takes: a connection (inside a transaction) or the pool.
+Db = asyncpg.Connection | Pool
 
 
 def pool_options(pool_mode: str) -> dict:
@@ -173,26 +234,21 @@ async def create_pool(
     max_size: int = 10,
     turns: int = TURNS,
     connect_timeout: float = CONNECT_TIMEOUT,
-) -> asyncpg.Pool:
+) -> Pool:
     try:
-        return await Pool(
+        pool = await asyncpg.create_pool(
             url,
-            connection_class=asyncpg.Connection,
-            record_class=asyncpg.Record,
             min_size=min_size,
             max_size=max_size,
-            turns=turns,
             max_queries=50000,
             max_inactive_connection_lifetime=300.0,
-            connect=None,
-            setup=None,
             init=_init_connection,
-            loop=None,
             timeout=connect_timeout,
             **pool_options(pool_mode),
         )
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(f"cannot connect to database at {describe(url)}: {exc}") from exc
+    return Pool(pool, turns)
 
 
 @contextlib.asynccontextmanager

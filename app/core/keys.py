@@ -1,13 +1,13 @@
 """Typed keys for what the application object carries."""
 
-import asyncpg
 from aiohttp import web
 
 from app.core.config import Settings
+from app.core.database import Pool
 from app.core.errors import ErrorShapes
 
 SETTINGS = web.AppKey("settings", Settings)
-POOL = web.AppKey("pool", asyncpg.Pool)
+POOL = web.AppKey("pool", Pool)
 # For the reads that may lag (app/core/replica.py): the replica with the primary as fallback,
 # or the primary pool itself when no replica is set. Something with the pool's `acquire()`.
 READ_POOL = web.AppKey("read_pool", object)

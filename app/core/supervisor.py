@@ -90,8 +90,8 @@ def link_pair() -> tuple[socket.socket, socket.socket]:
 @dataclass(eq=False)
 class WebProcess:
     process: subprocess.Popen
-    # Which of the listening sockets it accepts from.
-    slot: int
+    # Which of the listening sockets it accepts from; None: the worker, which has none.
+    slot: int | None
     link: socket.socket
     # Readable once the process has exited.
     exited: int
@@ -104,26 +104,32 @@ class WebProcess:
 
 class Supervisor:
     """Keeps a web process on each of the listening `sockets`, running `command` followed by
-    the numbers of its socket's and its link's file descriptors."""
+    the numbers of its socket's and its link's file descriptors; and, given a `worker`
+    command, one worker process, which has a link and no socket, kept the same way."""
 
     def __init__(
         self,
         command: list[str],
         sockets: list[socket.socket],
         on_exit: Callable[[int], None] = lambda pid: None,
+        worker: list[str] | None = None,
     ):
         self.command = command
         self.sockets = sockets
         self.on_exit = on_exit
+        self.worker = worker
         self.processes: list[WebProcess] = []
         self.died: list[WebProcess] = []
         self.selector = selectors.DefaultSelector()
 
-    def start(self, slot: int, replaces: WebProcess | None = None) -> WebProcess:
+    def start(self, slot: int | None, replaces: WebProcess | None = None) -> WebProcess:
         ours, theirs = link_pair()
         with theirs:  # the web process holds its end; ours alone tells it we are gone
-            fds = (self.sockets[slot].fileno(), theirs.fileno())
-            process = subprocess.Popen([*self.command, *map(str, fds)], pass_fds=fds)
+            if slot is None:
+                command, fds = self.worker, (theirs.fileno(),)
+            else:
+                command, fds = self.command, (self.sockets[slot].fileno(), theirs.fileno())
+            process = subprocess.Popen([*command, *map(str, fds)], pass_fds=fds)
         child = WebProcess(process, slot, ours, os.pidfd_open(process.pid), replaces=replaces)
         # A message to read; an exit, which the next _reap takes.
         self.selector.register(ours, selectors.EVENT_READ, child)
@@ -138,6 +144,8 @@ class Supervisor:
             self.selector.register(stop.reader, selectors.EVENT_READ)
             for slot in range(len(self.sockets)):
                 self.start(slot)
+            if self.worker is not None:
+                self.start(None)
             while not stop.requested and not self.died:
                 for key, _ in self.selector.select(WATCH_INTERVAL):
                     if key.data is not None:

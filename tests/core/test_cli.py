@@ -60,7 +60,12 @@ def test_serve_whose_start_fails_unforeseen_ends_with_one_line_after_the_traceba
 ):
     """A failure of serve's start that is no operator error (here a database without the
     schema, left unmigrated) shows its traceback, and serve says it could not start."""
-    env = {"DATABASE_URL": empty_database_url, "PORT": "18097", "MIGRATE_ON_START": "0"}
+    env = {
+        "DATABASE_URL": empty_database_url,
+        "PORT": "18097",
+        "MIGRATE_ON_START": "0",
+        "SESSION_SECRET": "a-secret-for-the-setup-link",
+    }
     result = run("serve", env=env)
     assert result.returncode == 1
     assert "UndefinedTableError" in result.stderr

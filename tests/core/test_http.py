@@ -211,7 +211,7 @@ async def test_pool_is_closed_at_shutdown(database_url):
     pool = app[POOL]
     assert await pool.fetchval("SELECT 1") == 1
     await runner.cleanup()
-    assert pool._closed
+    assert pool.is_closing()
 
 
 async def test_numbers_beyond_64_bits_are_json_too(start):
