@@ -383,7 +383,8 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
     for shown in documents.shown:
         assert a_texts["name"] not in shown and a_texts["path"] not in shown
         assert proof not in shown and not any(title in shown for title in a_texts["courses"])
-    assert documents.shown  # the pages B saw were read
+    # The pages B saw were read, the worker's kept ones too (their offline line shown).
+    assert any('<p id="offline-line" class' in shown for shown in documents.shown)
 
     # A's session ends at the server (it expires) while A's copy is on the phone: on a slow
     # network the server's answer replaces the copy and removes it; offline nothing of A's.
