@@ -15,7 +15,7 @@ import time
 
 import psycopg
 
-from app.rider.layout import rider_key
+from app.rider.guard import rider_key
 from bench.harness import Server, fresh_database, report
 from bench.rider import PIN, _pin_hash
 
@@ -24,6 +24,7 @@ LESSONS = 10
 QUESTIONS = 5
 PAGES = 1 + COURSES * (1 + LESSONS + 1)
 RIDER = "R-OFFLINE"
+SECRET = "bench-session-secret-0123456789"
 CHROMIUM = "/usr/bin/chromium"
 FAST_3G = {
     "offline": False,
@@ -122,7 +123,7 @@ async def _throttle(context, page, conditions: dict) -> None:
 
 async def _copy_time(page, base: str) -> float:
     """Sign in, then wait until the copy holds every page; seconds from the sign-in."""
-    name = f"rider-{rider_key(RIDER)}"
+    name = f"rider-{rider_key(SECRET, RIDER)}"
     count = f"""async () => (await caches.has('{name}'))
         && (await (await caches.open('{name}')).keys()).length === {PAGES}"""
     await page.goto(f"{base}/")
@@ -170,7 +171,7 @@ async def measure(base: str) -> bool:
 def main() -> bool:
     url = fresh_database("bench_offline")
     build(url)
-    with Server(url, SESSION_SECRET="bench-session-secret-0123456789") as server:
+    with Server(url, SESSION_SECRET=SECRET) as server:
         return asyncio.run(measure(server.url))
 
 

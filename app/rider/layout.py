@@ -3,12 +3,11 @@ signed-in rider's name and sign-out button, `lang` and `dir` for the base layout
 
 from __future__ import annotations
 
-import hashlib
-
 from aiohttp import web
 
 from app.core import pages
-from app.rider.guard import RIDER
+from app.core.keys import SETTINGS
+from app.rider.guard import RIDER, rider_key
 from app.rider.texts import page_language
 from app.training.languages import LANGUAGES
 
@@ -37,11 +36,7 @@ def render(
         here = "/training" if rider else "/"
     context = {**page_language(shown), "rider": rider, "here": here, **(context or {})}
     if rider:
-        context["rider_key"] = rider_key(rider.rider_id)
+        # The page's rider for the service worker (<meta name="rider">) and the quiz form's
+        # mark of whose answers these are (docs/rider-app.md, "Shared phones").
+        context["rider_key"] = rider_key(request.app[SETTINGS].session_secret, rider.rider_id)
     return pages.render(request, template, context, status=status)
-
-
-def rider_key(rider_id: str) -> str:
-    """Names the rider's offline copy on the phone (the service worker's cache) without
-    writing the rider ID into the phone's storage names."""
-    return hashlib.sha256(rider_id.encode()).hexdigest()[:16]

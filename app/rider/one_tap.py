@@ -80,6 +80,6 @@ async def one_tap_sign_in(request: web.Request) -> web.Response:
         log.exception("one-tap sign-in without database")
         return html.page(503, "Your training cannot be shown right now", "Please try again soon.")
     log.info("one-tap sign-in", rider_id=rider_id)
-    response = signed_in(request, session_id)
+    response = signed_in(request, session_id, rider_id)
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

@@ -9,7 +9,7 @@ from app.core import database, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.throttle import TooManyAttempts, client_address
-from app.rider import accounts
+from app.rider import accounts, guard
 from app.rider.forms import SignInForm, chosen_language
 from app.rider.layout import asked_language, render
 from app.training.pins import pepper_of
@@ -79,16 +79,22 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
     log.info("rider sign-in", rider_id=rider_id)
-    return signed_in(request, session_id)
+    return signed_in(request, session_id, rider_id)
 
 
-def signed_in(request: web.Request, session_id: str) -> web.Response:
-    """303 to the rider's training with the new session's cookie."""
+def signed_in(request: web.Request, session_id: str, rider_id: str) -> web.Response:
+    """303 to the rider's training with the new session's cookie, and the phone's rider key
+    (app/rider/guard.py: whose kept copy the phone may show)."""
     response = pages.see_other("/training")
-    sessions.set_cookie(response, sessions.RIDER, session_id, request.app[SETTINGS])
+    settings = request.app[SETTINGS]
+    sessions.set_cookie(response, sessions.RIDER, session_id, settings)
+    lifetime = int(sessions.RIDER.lifetime.total_seconds())
+    guard.set_key_cookie(response, settings, rider_id, lifetime)
     return response
 
 
 @routes.post("/sign-out")
 async def sign_out(request: web.Request) -> web.StreamResponse:
-    return await sessions.sign_out(request, sessions.RIDER, pages.see_other("/"))
+    response = await sessions.sign_out(request, sessions.RIDER, pages.see_other("/"))
+    guard.clear_key_cookie(response)
+    return response

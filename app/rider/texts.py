@@ -486,6 +486,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "ur": "اس فون پر محفوظ جوابات: {count}۔ انہیں بھیجنے کے لیے سائن ان کریں۔",
         "ku": "وەڵامی هەڵگیراو لەسەر ئەم مۆبایلە: {count}. بچۆ ژوورەوە بۆ ناردنیان.",
     },
+    "answers_not_yours_title": {
+        "en": "Answers of another rider",
+        "ar": "إجابات سائق آخر",
+        "ur": "کسی دوسرے رائیڈر کے جوابات",
+        "ku": "وەڵامی شۆفێرێکی تر",
+    },
+    "answers_not_yours": {
+        "en": "These answers were given on this phone by another rider, so they were not "
+        "counted for you.",
+        "ar": "هذه الإجابات أعطاها سائق آخر على هذا الهاتف، لذلك لم تُحتسب لك.",
+        "ur": "یہ جوابات اس فون پر کسی دوسرے رائیڈر نے دیے تھے، اس لیے انہیں آپ کے لیے شمار "
+        "نہیں کیا گیا۔",
+        "ku": "ئەم وەڵامانە شۆفێرێکی تر لەسەر ئەم مۆبایلە دای، بۆیە بۆ تۆ هەژمار نەکران.",
+    },
     "sign_out_unsent": {
         "en": "Answers not sent yet: {count}. They stay on this phone and are sent the next "
         "time you sign in here. Sign out anyway?",

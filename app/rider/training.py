@@ -27,7 +27,7 @@ from app.core import pages
 from app.core.keys import POOL, SETTINGS
 from app.rider import progress, store
 from app.rider.forms import QuizAnswers
-from app.rider.guard import RIDER
+from app.rider.guard import RIDER, rider_key
 from app.rider.kept_courses import KEPT_COURSES
 from app.rider.layout import render
 from app.training import results
@@ -151,10 +151,23 @@ async def quiz_page(request: web.Request) -> web.Response:
 async def submit_quiz(request: web.Request) -> web.Response:
     """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
     sent again, a double tap) counts nothing, view time included, and answers the first
-    result (DESIGN §13)."""
+    result (DESIGN §13). A form answered under another rider is a 409 page."""
     form = await request.post()
+    if not _answers_of_this_rider(request, form):
+        context = {"heading": "answers_not_yours_title", "line": "answers_not_yours"}
+        return render(request, "rider/offline.html", context, status=409)
     page = await results.retrying_proof_codes(partial(_submission, request, form))
     return page()
+
+
+def _answers_of_this_rider(request: web.Request, form) -> bool:
+    """Whether the form was answered under the signed-in rider: a quiz form carries the key
+    of the rider it was shown to (`rider_key`), and a phone's kept answers sent under another
+    rider's session are refused, nothing recorded (docs/rider-app.md, "Shared phones"). A
+    form without the field (scripts) is the session's."""
+    given = form.get("rider_key")
+    own = rider_key(request.app[SETTINGS].session_secret, request[RIDER].rider_id)
+    return given is None or given == own
 
 
 async def _submission(request: web.Request, form) -> Callable[[], web.Response]:

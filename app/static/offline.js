@@ -1,11 +1,19 @@
 // Every rider page: registers the service worker (/sw.js, DESIGN §13), shows how many quiz
 // answers wait on this phone to be sent, asks the worker to send them when the phone is back
-// online, and before a sign-out with answers unsent, sends them or asks the rider.
+// online, and before a sign-out with answers unsent, sends them or asks the rider. A page of
+// a rider whose session is no longer the phone's (a tab left open, a page shown again by
+// Back) is loaded again when it is shown: the phone then shows what its session may see
+// (docs/rider-app.md, "Shared phones").
 "use strict";
 
 (() => {
-  if (!("serviceWorker" in navigator)) return;
   const rider = document.querySelector('meta[name="rider"]');
+  const phoneRider = () => (document.cookie.match(/(?:^|;\s*)rider_key=([^;]*)/) || [])[1];
+  const recheck = () => rider && phoneRider() !== rider.content && location.reload();
+  window.addEventListener("pageshow", (event) => event.persisted && recheck());
+  document.addEventListener("visibilitychange", () => !document.hidden && recheck());
+
+  if (!("serviceWorker" in navigator)) return;
   const line = document.getElementById("answers-waiting");
   let waiting = 0;
 

@@ -2,7 +2,8 @@
 360 px phone (DESIGN §13): the service worker keeps the open training, lessons open and a quiz
 is answered against a stopped server, the answer counts once when the server is back, a
 session that ended meanwhile asks the rider to sign in and loses nothing, sign-out and another
-rider's sign-in leave no kept page of the rider before."""
+rider's sign-in leave no kept page of the rider before. Two riders sharing one phone:
+tests/rider/test_shared_phone.py."""
 
 import asyncio
 import json
@@ -11,8 +12,9 @@ import urllib.request
 import aiohttp
 import pytest
 
-from app.rider.layout import rider_key
+from app.rider.guard import rider_key
 from app.rider.texts import LANGUAGES, TEXTS
+from tests.conftest import TEST_KEYS
 from tests.rider.rows import API_KEY, add_course, add_path, assign
 from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone
 from tests.served import serving
@@ -55,6 +57,11 @@ KEEP_AGAIN = """answer => new Promise(resolve => {
 RIGHT_ANSWERS = (("q0", "0"), ("q1", "0"), ("q1", "2"), ("q2", "1"))
 
 
+def key_of(rider_id: str) -> str:
+    """The rider's key on the phone, as the served app makes it."""
+    return rider_key(TEST_KEYS["SESSION_SECRET"], rider_id)
+
+
 def _api(base: str, method: str, path: str, body: dict | None = None) -> dict:
     request = urllib.request.Request(
         f"{base}{path}",
@@ -89,7 +96,7 @@ async def _sign_in(page, base: str, rider_id: str) -> None:
 
 async def _copy_kept(page, rider_id: str, pages: int) -> None:
     """Wait until the rider's copy holds `pages` pages and no other rider's copy is left."""
-    name = f"rider-{rider_key(rider_id)}"
+    name = f"rider-{key_of(rider_id)}"
     await _eventually(lambda: _kept_is(page, {name: pages}), f"{pages} pages kept for {rider_id}")
 
 
@@ -160,7 +167,7 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
     await _fits_the_phone(page)
     await _screens(page, "rider-offline-saved-ar")
     (kept,) = await page.evaluate(WAITING)
-    assert kept["rider"] == rider_key("R-7")
+    assert kept["rider"] == key_of("R-7")
 
     with serving(database_url, log, port=port, **session_env):
         # Back online: the next page sends the kept answer, once.
@@ -208,21 +215,26 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
         await page.wait_for_selector(f"h1:text-is('{ar['offline_title']}')")
         assert await _no_training_kept(page)
         assert asked == [ar["sign_out_unsent"].format(count=1)]
-        # Back online, the answer goes first, then the sign-out reaches the server.
+        # Back online, the sign-out reaches the server before anything else; the answer
+        # stays on the phone for its rider.
         await context.set_offline(False)
         await page.goto(f"{base}/")
-        await _eventually(lambda: _nothing_waits(page), "the answer sent before sign-out")
-        assert _completions(base)[str(second)]["attempts"] == 2
         sessions = "SELECT count(*) FROM web_sessions WHERE rider_id = 'R-7'"
         await _eventually(lambda: _zero(db, sessions), "the session ended")
-        # The next rider signs in: they keep their own copy.
+        assert len(await page.evaluate(WAITING)) == 1
+        # The next rider signs in: they keep their own copy, and R-7's answer is neither sent
+        # nor counted on their pages.
         await _sign_in(page, base, "R-8")
         await _copy_kept(page, "R-8", 1 + 2 * 4)
         assert await page.is_hidden("#answers-waiting")
+        assert len(await page.evaluate(WAITING)) == 1
+        assert _completions(base)[str(second)]["attempts"] == 1
         # They leave without signing out, their session ends: the next rider's sign-in
-        # removes their copy.
+        # removes their copy, and R-7's answer goes once R-7 is signed in.
         await context.clear_cookies()
         await _sign_in(page, base, "R-7")
+        await _eventually(lambda: _nothing_waits(page), "R-7's answer sent")
+        assert _completions(base)[str(second)]["attempts"] == 2
         await _copy_kept(page, "R-7", 1)
         await page.click("text=" + ar["sign_out"])
         assert page.url == f"{base}/"

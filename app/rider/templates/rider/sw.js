@@ -1,22 +1,36 @@
-// The rider app's service worker (DESIGN §13), served at /sw.js with scope "/".
+// The rider app's service worker (docs/rider-app.md, "Offline" and "Shared phones"), served at
+// /sw.js with scope "/".
 //
-// - On every online visit to /training it keeps, in a cache of that rider's own
-//   ("rider-" + the rider's key from <meta name="rider">): /training, and for each course of an
-//   open assignment the course page, every lesson and the quiz page. Those fetches carry
+// - Whose session is on the phone: the `rider_key` cookie, read with the Cookie Store API. The
+//   server sets it at sign-in (an opaque key of the rider, never enough to sign in) and removes
+//   it at sign-out and whenever it finds the session ended. Without the cookie (or the API) no
+//   kept page is shown, and a page that names another rider or none removes every other
+//   rider's copy.
+// - On every online visit to /training it keeps, in a cache of that rider's own ("rider-" + the
+//   key, which the page's <meta name="rider"> must name too): /training, and for each course of
+//   an open assignment the course page, every lesson and the quiz page. Those fetches carry
 //   X-Offline-Copy: 1, so the server records no page view for them. Static files and the
 //   offline pages are kept in "static" when the worker is installed.
-// - Pages are network-first (3 s); then the kept copy, with its offline line shown; a page
-//   never kept answers the offline page in the rider's language.
-// - A quiz answer that cannot reach the server is kept in IndexedDB and sent later, in order,
-//   each once (the form's attempt_id makes a repeat harmless), with the signed-in rider's fresh
-//   csrf_token and only while that same rider is signed in.
-// - Sign-out removes every rider's kept pages; a copy kept for another rider is removed before
-//   a new one is kept. Unsent answers stay until their rider signs in again.
+// - A page the rider of the cookie has kept is network-first (3 s), then that copy with its
+//   offline line shown; should the server answer later that the session has ended, the copy
+//   goes and the page shows the server's answer. Any other page waits for the network, and
+//   when it fails answers the offline page in the rider's language.
+// - A quiz answer that cannot reach the server is kept in IndexedDB, marked with the key of
+//   the rider the quiz was shown to (the form's rider_key), and sent later, in order, each once
+//   (the form's attempt_id makes a repeat harmless), with the fresh csrf_token of that same
+//   rider's session and never under another one. Other riders' answers wait for their rider.
+// - Sign-out removes the kept pages. Made offline, it marks the cookie signed out (the server
+//   ends the session at the first request that reaches it) and is kept: before any other
+//   request once the phone is back online, the worker sends it.
 "use strict";
 
 const LANGUAGES = {{ languages | tojson }};
 const STATIC = "static";
 const RIDER = "rider-";
+const KEY_COOKIE = "rider_key";
+const KEY = /^[0-9a-f]{32}$/;
+const SIGNED_OUT = "signed-out";
+const SESSION_MS = 7 * 24 * 3600 * 1000;
 const NETWORK_WAIT_MS = 3000;
 const KEEPING_AT_ONCE = 4;
 const COPY = { "X-Offline-Copy": "1" };
@@ -48,14 +62,17 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || /^\/(api|admin)(\/|$)/.test(url.pathname)) {
     return;
   }
+  // Every page and form (the sign-in's too) and static file goes after a sign-out made
+  // offline (afterLeaving); a script's own requests (the assistant's) find the cookie marked.
   if (request.method === "POST") {
-    if (QUIZ.test(url.pathname)) event.respondWith(submitQuiz(request));
+    if (QUIZ.test(url.pathname)) event.respondWith(afterLeaving(() => submitQuiz(request)));
     else if (url.pathname === "/sign-out") event.respondWith(signOut(request));
+    else if (request.mode === "navigate") event.respondWith(afterLeaving(() => fetch(request)));
   } else if (request.method === "GET") {
     if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
-      event.respondWith(staticFile(request));
+      event.respondWith(afterLeaving(() => staticFile(request)));
     } else if (request.mode === "navigate") {
-      event.respondWith(page(event, url));
+      event.respondWith(afterLeaving(() => page(event, url)));
     }
   }
 });
@@ -69,7 +86,7 @@ self.addEventListener("sync", (event) => {
 self.addEventListener("message", (event) => {
   const work = {
     send: () => sendWaiting(),
-    keep: () => fetch("/training", { headers: COPY }).then(keepCopy),
+    keep: () => afterLeaving(() => fetch("/training", { headers: COPY })).then(keepCopy),
     status: () => null,
   }[event.data && event.data.type];
   if (!work) return;
@@ -89,18 +106,66 @@ function withinWait(promise) {
   });
 }
 
-async function page(event, url) {
+// ---- whose session is on the phone
+
+async function keyCookie() {
+  if (!self.cookieStore) return null;
   try {
-    const response = await withinWait(fetch(event.request));
-    if (url.pathname === "/training" && response.ok && !response.redirected) {
-      event.waitUntil(keepCopy(response.clone()).then(sendWaiting));
-    } else if (response.ok) {
-      event.waitUntil(sendWaiting());
-    }
-    return response;
+    const cookie = await self.cookieStore.get(KEY_COOKIE);
+    return cookie ? cookie.value : null;
   } catch {
-    return keptPage(url);
+    return null;
   }
+}
+
+// The key of the rider whose session is on the phone, or null.
+async function signedInRider() {
+  const value = await keyCookie();
+  return value && KEY.test(value) ? value : null;
+}
+
+function markSignedOut() {
+  if (!self.cookieStore) return Promise.resolve();
+  const cookie = { name: KEY_COOKIE, value: SIGNED_OUT, path: "/", sameSite: "lax" };
+  return self.cookieStore.set({ ...cookie, expires: Date.now() + SESSION_MS }).catch(() => null);
+}
+
+// ---- pages
+
+async function page(event, url) {
+  const rider = await signedInRider();
+  event.waitUntil(forgetRiders(rider && RIDER + rider));
+  const kept = rider && (await caches.match(url.pathname, { cacheName: RIDER + rider }));
+  const network = fetch(event.request);
+  let response;
+  try {
+    response = kept ? await withinWait(network) : await network;
+  } catch {
+    if (!kept) return offlinePage("/offline", rider);
+    event.waitUntil(replaceIfEnded(event, network, rider, url));
+    return shownOffline(kept);
+  }
+  if (url.pathname === "/training" && response.ok && !response.redirected) {
+    event.waitUntil(keepCopy(response.clone()).then(sendWaiting));
+  } else if (response.ok) {
+    event.waitUntil(sendWaiting());
+  }
+  return response;
+}
+
+// The kept copy was shown because the server was slow: when it answers at last and the
+// session has ended meanwhile (its answer removed the cookie), the copy goes and the page
+// shows the server's answer (the sign-in page).
+async function replaceIfEnded(event, network, rider, url) {
+  try {
+    await network;
+  } catch {
+    return;
+  }
+  if ((await signedInRider()) === rider) return;
+  await forgetRiders();
+  const client = await self.clients.get(event.resultingClientId);
+  if (client) await client.navigate(url.href).catch(() => null);
 }
 
 async function staticFile(request) {
@@ -109,49 +174,41 @@ async function staticFile(request) {
     if (response.ok) await (await caches.open(STATIC)).put(request, response.clone());
     return response;
   } catch {
-    return (await caches.match(request)) || Response.error();
+    return (await caches.match(request, { cacheName: STATIC })) || Response.error();
   }
 }
 
-// ---- the kept copy
-
-async function keptCache() {
-  const name = (await caches.keys()).find((key) => key.startsWith(RIDER));
-  return name ? caches.open(name) : null;
-}
-
-async function riderOfCopy() {
-  const name = (await caches.keys()).find((key) => key.startsWith(RIDER));
-  return name ? name.slice(RIDER.length) : null;
-}
-
-async function riderLanguage() {
-  const cache = await keptCache();
-  const training = cache && (await cache.match("/training"));
-  const found = training && PAGE_LANGUAGE.exec(await training.text());
-  return found && LANGUAGES.includes(found[1]) ? found[1] : "en";
-}
-
-async function keptPage(url) {
-  const cache = await keptCache();
-  const kept = cache && (await cache.match(url.pathname));
-  if (!kept) return offlinePage("/offline");
-  // Shown as the server would render it: the offline line on, a fresh attempt_id a quiz form.
+// A kept page as the server would render it: the offline line on, a fresh attempt_id in a
+// quiz form.
+async function shownOffline(kept) {
   const html = (await kept.text())
     .replace('id="offline-line" hidden', 'id="offline-line"')
     .replace(ATTEMPT_ID, () => `name="attempt_id" value="${self.crypto.randomUUID()}"`);
   return new Response(html, { headers: kept.headers });
 }
 
-async function offlinePage(path) {
-  const kept = await caches.match(`${path}?lang=${await riderLanguage()}`);
+// The language of the rider's kept /training; else the phone's, if the app has it.
+async function riderLanguage(rider) {
+  const training = rider && (await caches.match("/training", { cacheName: RIDER + rider }));
+  const found = training && PAGE_LANGUAGE.exec(await training.text());
+  if (found && LANGUAGES.includes(found[1])) return found[1];
+  const phone = (self.navigator.languages || []).map((tag) => tag.slice(0, 2));
+  return phone.find((lang) => LANGUAGES.includes(lang)) || "en";
+}
+
+async function offlinePage(path, rider) {
+  const lang = await riderLanguage(rider);
+  const kept = await caches.match(`${path}?lang=${lang}`, { cacheName: STATIC });
   return kept || new Response("Offline", { status: 503 });
 }
 
+// Removes every rider's kept pages but those of the cache named `except`.
 async function forgetRiders(except) {
   const names = (await caches.keys()).filter((key) => key.startsWith(RIDER) && key !== except);
   await Promise.all(names.map((name) => caches.delete(name)));
 }
+
+// ---- the kept copy
 
 async function inTurns(items, work) {
   const queue = [...items];
@@ -161,9 +218,9 @@ async function inTurns(items, work) {
   await Promise.all(Array.from({ length: KEEPING_AT_ONCE }, worker));
 }
 
-// The page at `path` fetched for the copy and kept; its HTML (or the copy kept before, when
-// the network fails), or null when the rider may no longer open it.
-async function keep(cache, path, kept) {
+// The page at `path` fetched for `rider`'s copy and kept; its HTML (or the copy kept before,
+// when the network fails), or null when the rider may no longer open it.
+async function keep(cache, rider, path, kept) {
   let response;
   try {
     response = await fetch(path, { headers: COPY });
@@ -173,7 +230,7 @@ async function keep(cache, path, kept) {
     kept.add(path);
     return before.text();
   }
-  if (!response.ok || response.redirected) return null;
+  if (!response.ok || response.redirected || (await signedInRider()) !== rider) return null;
   const html = await response.text();
   await cache.put(path, new Response(html, { headers: response.headers }));
   kept.add(path);
@@ -187,20 +244,26 @@ function links(html, pattern) {
 async function keepCopy(training) {
   if (!training.ok || training.redirected) return;
   const html = await training.text();
-  const rider = RIDER_META.exec(html);
-  if (!rider) return;
-  const name = RIDER + rider[1];
+  const rider = await signedInRider();
+  // Only the page of the rider whose session is on the phone, kept under that rider's key.
+  if (!rider || (RIDER_META.exec(html) || [])[1] !== rider) return;
+  const name = RIDER + rider;
   await forgetRiders(name);
   const cache = await caches.open(name);
   await cache.put("/training", new Response(html, { headers: training.headers }));
   const kept = new Set(["/training"]);
   const pages = [];
   await inTurns(links(html, OPEN_COURSE), async (course) => {
-    const coursePage = await keep(cache, course, kept);
+    const coursePage = await keep(cache, rider, course, kept);
     const own = new RegExp(`href="(${course}/(?:lessons/\\d+|quiz))"`, "g");
     if (coursePage) pages.push(...links(coursePage, own));
   });
-  await inTurns(pages, (path) => keep(cache, path, kept));
+  await inTurns(pages, (path) => keep(cache, rider, path, kept));
+  // Signed out (or the session ended) while the copy was kept: none of it stays.
+  if ((await signedInRider()) !== rider) {
+    await caches.delete(name);
+    return;
+  }
   // Courses finished or no longer assigned leave the copy.
   for (const request of await cache.keys()) {
     if (!kept.has(new URL(request.url).pathname)) await cache.delete(request);
@@ -209,8 +272,8 @@ async function keepCopy(training) {
 
 // ---- quiz answers kept and sent once; a sign-out made offline
 
-// "answers": the quiz forms kept, oldest first. "leaving": the rider who signed out while
-// offline (key "rider"): their session is ended at the next chance.
+// "answers": the quiz forms kept, oldest first, each with its rider's key. "leaving" (key
+// "rider"): the sign-out made offline, { rider, body } (the form, with its csrf_token).
 function database() {
   return new Promise((resolve, reject) => {
     const opening = indexedDB.open("rider-offline", 1);
@@ -239,15 +302,70 @@ async function stored(name, mode, use) {
 
 const waitingAnswers = () => stored("answers", "readonly", (store) => store.getAll());
 const keepAnswer = (answer) => stored("answers", "readwrite", (store) => store.add(answer));
-const leaving = () => stored("leaving", "readonly", (store) => store.get("rider"));
-const setLeaving = (rider) =>
-  stored("leaving", "readwrite", (store) => (rider ? store.put(rider, "rider") : store.clear()));
+
+// Read once a worker's life and kept up to date: every request asks.
+let left = null;
+function leaving() {
+  left ||= stored("leaving", "readonly", (store) => store.get("rider")).then(
+    // A sign-out kept by the worker before this one: its rider's key alone.
+    (kept) => (typeof kept === "string" ? { rider: kept, body: "" } : kept || null),
+  );
+  return left;
+}
+
+async function setLeaving(signOutMade) {
+  await stored("leaving", "readwrite", (store) =>
+    signOutMade ? store.put(signOutMade, "rider") : store.clear(),
+  );
+  left = Promise.resolve(signOutMade);
+}
+
+let ending = null;
+
+// The sign-out made offline, sent now: one at a time, however many requests ask.
+function endLeftSession() {
+  ending ||= endSession()
+    .catch(() => null)
+    .finally(() => {
+      ending = null;
+    });
+  return ending;
+}
+
+async function endSession() {
+  const signOutMade = await leaving();
+  if (!signOutMade) return;
+  const now = await signedInRider();
+  if (now && now !== signOutMade.rider) {
+    // Another rider's session is on the phone now: the cookie of the one signed out is gone.
+    await setLeaving(null);
+    return;
+  }
+  await markSignedOut();
+  const body = new URLSearchParams(signOutMade.body);
+  try {
+    await fetch("/sign-out", { method: "POST", body, redirect: "manual" });
+  } catch {
+    return; // Still offline.
+  }
+  await setLeaving(null);
+  await forgetRiders();
+}
+
+// `work()`, once a sign-out made offline has gone first: its request leaves before any other
+// and is waited for (at most NETWORK_WAIT_MS: past that, the cookie marked signed out makes
+// the server end the session at whichever request reaches it first).
+async function afterLeaving(work) {
+  await withinWait(endLeftSession()).catch(() => null);
+  return work();
+}
 
 async function submitQuiz(request) {
+  const body = await request.clone().text();
   const answer = {
-    rider: await riderOfCopy(),
+    rider: new URLSearchParams(body).get("rider_key") || (await signedInRider()),
     path: new URL(request.url).pathname,
-    body: await request.clone().text(),
+    body,
   };
   const before = (await waitingAnswers()).some((kept) => kept.rider === answer.rider);
   if (!before) {
@@ -269,7 +387,7 @@ async function submitQuiz(request) {
   const sent = await sendWaiting();
   if (sent.has(answer.id)) return sent.get(answer.id);
   if (self.registration.sync) self.registration.sync.register("answers").catch(() => null);
-  return offlinePage("/offline/saved");
+  return offlinePage("/offline/saved", await signedInRider());
 }
 
 // The session ended (the guard sends to sign-in; the form's token is no longer the session's).
@@ -284,9 +402,9 @@ function tryLater(response) {
 
 let sending = Promise.resolve();
 
-// One sending at a time, each after the one before (so it reads the answers kept since): the
-// waiting answers of the rider signed in now, oldest first, then that rider's sign-out if it
-// was made offline. A map of answer id to the server's response for the answers sent.
+// One sending at a time, each after the one before (so it reads the answers kept since): a
+// sign-out made offline first, then the waiting answers of the rider signed in now, oldest
+// first. A map of answer id to the server's response for the answers sent.
 function sendWaiting() {
   sending = sending.catch(() => null).then(send);
   return sending;
@@ -294,9 +412,10 @@ function sendWaiting() {
 
 async function send() {
   const sent = new Map();
-  const waiting = await waitingAnswers();
-  const left = await leaving();
-  if (!waiting.length && !left) return sent;
+  await endLeftSession();
+  const rider = await signedInRider();
+  const waiting = (await waitingAnswers()).filter((kept) => rider && kept.rider === rider);
+  if (!waiting.length) return sent;
   let training;
   try {
     training = await fetch("/training", { headers: COPY, redirect: "manual" });
@@ -304,35 +423,27 @@ async function send() {
     return sent;
   }
   const html = training.ok ? await training.text() : "";
-  const rider = (RIDER_META.exec(html) || [])[1];
   const token = (CSRF.exec(html) || [])[1];
-  for (const answer of waiting.filter((kept) => rider && kept.rider === rider)) {
+  // Still that rider's session: the page names them, and the cookie does after its answer.
+  const same = (RIDER_META.exec(html) || [])[1] === rider && (await signedInRider()) === rider;
+  for (const answer of same ? waiting : []) {
     const body = new URLSearchParams(answer.body);
     body.set("csrf_token", token);
     let response;
     try {
       response = await fetch(answer.path, { method: "POST", body, redirect: "manual" });
     } catch {
-      return sent;
+      break;
     }
     if (signInNeeded(response) || tryLater(response)) break;
-    // Recorded, or refused for good (a course no longer assigned, a quiz that changed):
-    // sending it again could never succeed.
+    // Recorded, or refused for good (a course no longer assigned, a quiz that changed, a
+    // form the server finds another rider's): sending it again could never succeed.
     await stored("answers", "readwrite", (store) => store.delete(answer.id));
     sent.set(answer.id, response);
   }
-  if (left && left === rider) {
-    const body = new URLSearchParams({ csrf_token: token });
-    await fetch("/sign-out", { method: "POST", body, redirect: "manual" }).catch(() => null);
-    await forgetRiders();
-  }
-  // Signed out now, or the phone holds another rider's session.
-  if (left) await setLeaving(null);
   await broadcast(await status());
   // The kept pages show the results now (a course passed leaves an assignment finished).
-  if (sent.size && left !== rider) {
-    await fetch("/training", { headers: COPY }).then(keepCopy, () => null);
-  }
+  if (sent.size) await fetch("/training", { headers: COPY }).then(keepCopy, () => null);
   return sent;
 }
 
@@ -351,15 +462,19 @@ async function broadcast(message) {
 // ---- sign-out
 
 async function signOut(request) {
-  const rider = await riderOfCopy();
-  let response = null;
+  const rider = await signedInRider();
+  const body = await request.clone().text();
+  let response;
   try {
-    response = await fetch(request);
+    response = await afterLeaving(() => fetch(request));
   } catch {
-    // Offline: the copy goes now; the session ends at the next chance (send).
-    if (rider) await setLeaving(rider);
+    // Offline: the copy goes now, the cookie says signed out, and the session ends at the
+    // server before anything else once the phone is back (afterLeaving). (Without a rider
+    // key, a sign-out kept before stays the one to send.)
+    if (rider || !(await leaving())) await setLeaving({ rider, body });
+    await markSignedOut();
+    response = await offlinePage("/offline", rider);
   }
-  const offline = response ? null : await offlinePage("/offline");
   await forgetRiders();
-  return response || offline;
+  return response;
 }
