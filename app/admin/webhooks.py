@@ -1,6 +1,8 @@
 """The webhooks pages (DESIGN §12): endpoints added, disabled and enabled, deleted (after a
 page that asks), sent a test event; each endpoint's deliveries, with "Replay". The signing
-secret is shown once, on the page that answers the add; it is never read back after."""
+secret is shown once, on the page that answers the add; it is never read back after. An
+endpoint's URL must reach public addresses only (docs/webhooks.md#addresses): checked when it
+is added, and again by the delivery loop before every attempt, test events included."""
 
 from __future__ import annotations
 
@@ -8,16 +10,15 @@ import uuid
 
 import structlog
 from aiohttp import web
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sql
 from app.core.database import Db
 from app.core.forms import read
-from app.core.keys import POOL
-from app.webhooks import events, signing
-from app.webhooks.endpoints import MAX_DESCRIPTION_LENGTH, url_problem
+from app.core.keys import POOL, SETTINGS
+from app.webhooks import endpoints, events, signing
 
 log = structlog.get_logger("admin.webhooks")
 
@@ -47,13 +48,11 @@ NOTICES = {
 }
 
 
-def _check_url(url: str) -> None:
-    if problem := url_problem(url):
-        raise ValidationError(problem)
-
-
 class EndpointForm(Schema):
-    url = fields.String(required=True, validate=_check_url)
+    """The add form; its URL's rules depend on a setting and a lookup: `add_endpoint` checks
+    them."""
+
+    url = fields.String(required=True)
     events = fields.List(
         fields.String(validate=validate.OneOf(events.EVENT_TYPES)),
         required=True,
@@ -61,7 +60,7 @@ class EndpointForm(Schema):
         error_messages={"required": NO_EVENT},
     )
     description = fields.String(
-        load_default="", validate=validate.Length(max=MAX_DESCRIPTION_LENGTH)
+        load_default="", validate=validate.Length(max=endpoints.MAX_DESCRIPTION_LENGTH)
     )
 
 
@@ -96,6 +95,7 @@ async def webhooks_page(
         "event_types": events.EVENT_TYPES,
         "values": values or {},
         "errors": errors or {},
+        "allow_private": request.app[SETTINGS].webhooks_allow_private,
     }
     return render(request, "admin/webhooks/list.html", context, status=status)
 
@@ -125,6 +125,9 @@ def _back(endpoint_id: uuid.UUID, done: str) -> web.Response:
 @routes.post("/admin/webhooks")
 async def add_endpoint(request: web.Request) -> web.Response:
     values, errors = read(EndpointForm(), await request.post())
+    allow_private = request.app[SETTINGS].webhooks_allow_private
+    if "url" not in errors and (problem := await endpoints.problem(values["url"], allow_private)):
+        errors = {**errors, "url": problem}
     if errors:
         return await webhooks_page(request, 400, values=values, errors=errors)
     secret = signing.new_secret()

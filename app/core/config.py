@@ -162,6 +162,9 @@ class Settings:
     ai_base_url: str
     ai_api_key: str | None
     ai_model: str | None
+    # Webhooks may go to private and loopback addresses, over plain http too (development and
+    # tests); off, only to public addresses over https (docs/webhooks.md#addresses).
+    webhooks_allow_private: bool
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -204,6 +207,7 @@ class Settings:
             ai_base_url=_ai_base_url(env),
             ai_api_key=_optional(env, "AI_API_KEY"),
             ai_model=_optional(env, "AI_MODEL"),
+            webhooks_allow_private=_flag(env, "WEBHOOKS_ALLOW_PRIVATE", False),
         )
 
     @property

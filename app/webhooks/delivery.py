@@ -3,10 +3,15 @@
 Each turn the loop records the attempts that finished and claims what is due, in one
 transaction (any process
 may: `FOR UPDATE SKIP LOCKED`, at most MAX_IN_FLIGHT requests in flight per endpoint across
-processes, each claim leased for LEASE_SECONDS) and sends it: a signed POST, no redirect
-followed, TIMEOUT_SECONDS to answer. At least once: a process that dies mid-send leaves its
-claims to another after the lease, and the receiver may see an event twice (the `webhook-id`
-is the same on every attempt: receivers deduplicate on it).
+processes, each claim leased for LEASE_SECONDS) and sends it: a signed POST, only to the
+addresses the rules allow (app/webhooks/client.py), no redirect followed, TIMEOUT_SECONDS to
+answer. At least once: a process that dies mid-send leaves its claims to another after the
+lease, and the receiver may see an event twice (the `webhook-id` is the same on every attempt:
+receivers deduplicate on it).
+
+An attempt records the answer's status, never its body, or why there was none in words that
+do not tell an open port from a closed one (docs/webhooks.md#addresses): the delivery log is
+read on the panel, and must not be a way to look into a network.
 """
 
 from __future__ import annotations
@@ -23,22 +28,30 @@ import orjson
 import structlog
 from aiohttp import web
 
-from app.core.keys import POOL
+from app.core.keys import POOL, SETTINGS
 from app.core.metrics import WEBHOOK_DELIVERIES
 from app.webhooks import signing, store
+from app.webhooks.addresses import Refused
+from app.webhooks.client import Client
 from app.webhooks.store import Attempt
 
 log = structlog.get_logger("webhooks")
 
 MAX_IN_FLIGHT = 10
 TIMEOUT_SECONDS = 15.0
+# A connection not made within this (the TLS handshake included) failed, as a refused one did.
+CONNECT_SECONDS = 10.0
 # Longer than a request may take (the timeout) plus recording it.
 LEASE_SECONDS = 60.0
 # Seconds to wait after a failed attempt, attempt by attempt (Standard Webhooks' schedule):
 # 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; the eighth failure is final.
 RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0)
-# A receiver's answer is kept for people to read on its page, and no more of it is read.
-ANSWER_BYTES = 1024
+# Why an attempt got no answer, the same for a connection refused, reset, unreachable or not
+# made in time; and for a connection made that gave no answer in time.
+CONNECTION_FAILED = "connection failed"
+TIMED_OUT = "timed out"
+# What webhook_deliveries.last_answer holds at most.
+WHY_BYTES = 1024
 # Deliveries made by another process are seen at the latest after this.
 POLL_SECONDS = 1.0
 
@@ -62,39 +75,42 @@ def headers(delivery: asyncpg.Record, payload: bytes, now: int) -> dict[str, str
 
 
 def _clip(text: str) -> str:
-    """At most ANSWER_BYTES of UTF-8, without NUL (PostgreSQL text cannot hold it)."""
-    return text.replace("\x00", "").encode()[:ANSWER_BYTES].decode(errors="ignore")
+    """At most WHY_BYTES of UTF-8."""
+    return text.encode()[:WHY_BYTES].decode(errors="ignore")
 
 
-async def send(session: aiohttp.ClientSession, delivery: asyncpg.Record) -> Attempt:
-    status, answer = await _post(session, delivery)
-    return Attempt(delivery["endpoint_id"], delivery["delivery_id"], status, answer)
+async def send(client: Client, delivery: asyncpg.Record) -> Attempt:
+    status, why = await _post(client, delivery)
+    return Attempt(delivery["endpoint_id"], delivery["delivery_id"], status, why)
 
 
-async def _post(session: aiohttp.ClientSession, delivery: asyncpg.Record) -> tuple[int | None, str]:
-    """The answer's status (None: no answer) and text, or why there was none."""
+async def _post(client: Client, delivery: asyncpg.Record) -> tuple[int | None, str | None]:
+    """The answer's status, or None and why there was none. The answer's body is not read."""
     payload = body(delivery)
     try:
-        async with session.post(
+        async with client.post(
             delivery["url"],
             data=payload,
             headers=headers(delivery, payload, int(time.time())),
             allow_redirects=False,
         ) as response:
-            answer = await response.content.read(ANSWER_BYTES)
-            return response.status, _clip(answer.decode(errors="ignore"))
+            return response.status, None
+    except Refused as refused:
+        return None, _clip(str(refused))
+    except aiohttp.ConnectionTimeoutError:
+        return None, CONNECTION_FAILED
     except TimeoutError:
-        return None, f"No answer within {TIMEOUT_SECONDS:g} s."
-    except (aiohttp.ClientError, ValueError) as exc:
-        return None, _clip(f"Not sent: {exc!r}")
+        return None, TIMED_OUT
+    except (aiohttp.ClientError, ValueError):
+        return None, CONNECTION_FAILED
 
 
 class Deliverer:
     """The loop of one process: claims, sends, records."""
 
-    def __init__(self, pool: asyncpg.Pool, session: aiohttp.ClientSession):
+    def __init__(self, pool: asyncpg.Pool, client: Client):
         self._pool = pool
-        self._session = session
+        self._client = client
         self._finished: list[Attempt] = []
         self._changed = asyncio.Event()
         self._sending: set[asyncio.Task] = set()
@@ -122,7 +138,7 @@ class Deliverer:
         if finished:
             _count(finished)
         for delivery in claimed:
-            task = asyncio.create_task(send(self._session, delivery))
+            task = asyncio.create_task(send(self._client, delivery))
             self._sending.add(task)
             task.add_done_callback(self._done)
 
@@ -159,9 +175,9 @@ def setup(app: web.Application) -> None:
     """Deliver webhook events from this process (`serve` calls it, as it starts the schedules)."""
 
     async def deliverer(app: web.Application):
-        timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)
-        async with aiohttp.ClientSession(timeout=timeout) as session:
-            loop = Deliverer(app[POOL], session)
+        timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS, connect=CONNECT_SECONDS)
+        async with Client(app[SETTINGS].webhooks_allow_private, timeout) as client:
+            loop = Deliverer(app[POOL], client)
             task = asyncio.create_task(loop.run())
             yield
             task.cancel()

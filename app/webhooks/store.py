@@ -17,10 +17,11 @@ SQL = sql.load("webhooks", "lock_claims", "claim_deliveries", "record_attempts")
 class Attempt:
     endpoint_id: uuid.UUID
     delivery_id: int
-    # The answer's HTTP status; None when there was none (timeout, refused connection).
+    # The answer's HTTP status; None when there was none.
     status: int | None
-    # At most 1 kB of the answer's body, or why there was no answer.
-    answer: str
+    # Why there was no answer (a failed connection, a timeout, an address refused); None with
+    # a status: the answer's body is never kept (docs/webhooks.md#addresses).
+    why: str | None
 
 
 async def turn(
@@ -40,7 +41,7 @@ async def turn(
                 SQL.record_attempts,
                 [a.endpoint_id for a in finished],
                 [a.status for a in finished],
-                [a.answer for a in finished],
+                [a.why for a in finished],
                 list(schedule),
                 [a.delivery_id for a in finished],
             )

@@ -1,5 +1,6 @@
 -- Endpoint $1's latest $2 deliveries, newest first, for its page. Returns delivery_id,
--- event_type, created_at, status, attempts, last_status, last_answer, last_attempt_at,
+-- event_type, created_at, status, attempts, last_status (the last answer's HTTP status),
+-- last_answer (NULL with a status, else why there was no answer), last_attempt_at,
 -- next_attempt_at (NULL unless pending). Served by webhook_deliveries' primary key (the
 -- endpoint's range, read backwards).
 SELECT delivery_id, event_type, created_at, status, attempts, last_status, last_answer,

@@ -1,6 +1,7 @@
 """The webhooks pages in a real browser on a 360 px phone: an endpoint added with its secret
-shown once, a test event that reaches a receiver on localhost signed with that secret, a
-refused URL kept on the form, disable, replay, delete after asking."""
+shown once, a test event that reaches a receiver on localhost (WEBHOOKS_ALLOW_PRIVATE=1)
+signed with that secret and shows its status, a refused URL kept on the form with the rule
+that refused it, disable, replay, delete after asking."""
 
 import standardwebhooks
 
@@ -14,7 +15,7 @@ from tests.webhooks.receiver import Receiver, until
 async def test_an_admin_adds_an_endpoint_tests_it_and_deletes_it(
     aiohttp_server, database_url, make_admin, phone_page, screenshot_dir, db
 ):
-    app = create_app(make_settings(), database_url)
+    app = create_app(make_settings(WEBHOOKS_ALLOW_PRIVATE="1"), database_url)
     delivery.setup(app)  # as `serve` does: the test event is really sent
     base = str((await aiohttp_server(app)).make_url("")).rstrip("/")
     receiver = Receiver()
@@ -25,17 +26,20 @@ async def test_an_admin_adds_an_endpoint_tests_it_and_deletes_it(
     await page.click("nav >> text=Webhooks")
     assert page.url == f"{base}/admin/webhooks"
 
-    # A plain-http URL that is not this machine: refused, what was typed is kept.
-    await page.fill("#url", "http://hooks.example.com/in")
+    # The cloud metadata service's address: refused, with the rule; what was typed is kept.
+    await page.fill("#url", "https://169.254.169.254/latest/meta-data/")
     await page.check("input[value='completion.created']")
     await page.fill("#description", "Acme LMS")
     await page.click("text=Add endpoint")
-    assert "Enter an https:// URL" in await page.text_content(".field-error")
-    assert await page.input_value("#url") == "http://hooks.example.com/in"
+    assert "169.254.169.254 is a link-local address" in await page.text_content(".field-error")
+    assert await page.input_value("#url") == "https://169.254.169.254/latest/meta-data/"
     assert await page.is_checked("input[value='completion.created']")
     assert await page.input_value("#description") == "Acme LMS"
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await page.screenshot(path=screenshot_dir / "admin-webhooks-refused-360.png", full_page=True)
+    await page.set_viewport_size({"width": 1280, "height": 800})
+    await page.screenshot(path=screenshot_dir / "admin-webhooks-refused-1280.png", full_page=True)
+    await page.set_viewport_size(PHONE)
 
     await page.fill("#url", hook)
     await page.click("text=Add endpoint")
@@ -53,8 +57,9 @@ async def test_an_admin_adds_an_endpoint_tests_it_and_deletes_it(
     assert event["type"] == "webhook.test"
     await until(lambda: _succeeded(db))
     await page.reload()
-    row = page.locator("tbody tr").first
-    assert "webhook.test" in await row.text_content() and "succeeded" in await row.text_content()
+    row = await page.locator("tbody tr").first.text_content()
+    assert "webhook.test" in row and "succeeded" in row and "HTTP 204" in row
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await page.click("text=Replay")
     assert "sent again" in await page.text_content(".notice")
     await until(lambda: _received(receiver, 2))

@@ -1,13 +1,21 @@
-"""The webhooks pages: add (the secret shown once), refused input kept on the form, disable,
-enable, delete after asking, test event, deliveries with "Replay"."""
+"""The webhooks pages: add (the secret shown once), refused input kept on the form (URLs
+into the service's own network among them), disable, enable, delete after asking, test event,
+deliveries with "Replay", an attempt's status shown and never the answer's body."""
 
+import html
 import re
 
 import pytest
 
+from app.web import create_app
+from app.webhooks import delivery
+from tests.conftest import make_settings
+from tests.web import PageClient, sign_in
+from tests.webhooks.receiver import ANSWER, Receiver, until
 from tests.webhooks.rows import add_endpoint
 
-FORM = {"url": "https://hooks.example.com/rider-ops", "description": "Acme LMS"}
+# A public address: no lookup is needed to accept it, and nothing is sent when it is added.
+FORM = {"url": "https://93.184.215.14/rider-ops", "description": "Acme LMS"}
 EVENTS = [("events", "completion.created"), ("events", "flag.created")]
 
 
@@ -39,15 +47,42 @@ async def test_add_shows_the_secret_once(admin_client, db):
     assert FORM["url"] in listing and secret not in listing
 
 
+PUBLIC_ONLY = "webhooks go only to public addresses."
+LOOPBACK = f"a loopback address (this machine): {PUBLIC_ONLY}"
+PRIVATE = f"a private network address: {PUBLIC_ONLY}"
+LINK_LOCAL = f"a link-local address (where cloud metadata services answer): {PUBLIC_ONLY}"
+NOT_AN_IP = "Write an IP address as four numbers from 0 to 255, like 203.0.113.7."
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [
-        ("http://hooks.example.com/x", "Enter an https:// URL (plain http:// only for localhost)."),
-        ("ftp://hooks.example.com/x", "Enter an https:// URL (plain http:// only for localhost)."),
-        ("https://", "Enter an https:// URL (plain http:// only for localhost)."),
+        ("http://hooks.example.com/x", "Enter an https:// URL."),
+        ("http://localhost:8000/hook", "Enter an https:// URL."),
+        ("ftp://hooks.example.com/x", "Enter an https:// URL."),
+        ("https://", "Enter an https:// URL."),
         ("https://user:pw@hooks.example.com/x", "The URL must not hold a user name or password"),
         ("https://token@hooks.example.com/x", "The URL must not hold a user name or password"),
         ("https://hooks.example.com/" + "a" * 1980, "At most 2,000 characters."),
+        ("https://10.0.0.5/", f"10.0.0.5 is {PRIVATE}"),
+        ("https://172.20.1.1/", f"172.20.1.1 is {PRIVATE}"),
+        ("https://192.168.0.10/", f"192.168.0.10 is {PRIVATE}"),
+        ("https://127.0.0.1:8443/hook", f"127.0.0.1 is {LOOPBACK}"),
+        ("https://[::1]/", f"::1 is {LOOPBACK}"),
+        ("https://169.254.169.254/latest/meta-data/", f"169.254.169.254 is {LINK_LOCAL}"),
+        ("https://[fe80::1]/", f"fe80::1 is {LINK_LOCAL}"),
+        ("https://100.64.0.1/", "100.64.0.1 is a carrier-grade NAT address (100.64.0.0/10)"),
+        ("https://[fd00::1]/", f"fd00::1 is a unique-local IPv6 address (fc00::/7): {PUBLIC_ONLY}"),
+        ("https://224.0.0.251/", f"224.0.0.251 is a multicast address: {PUBLIC_ONLY}"),
+        ("https://0.0.0.0/", f"0.0.0.0 is an unspecified address: {PUBLIC_ONLY}"),
+        ("https://255.255.255.255/", "255.255.255.255 is a reserved address"),
+        ("https://[::ffff:10.0.0.5]/", f"(which leads to 10.0.0.5) is {PRIVATE}"),
+        ("https://0x7f.1/", NOT_AN_IP),
+        ("https://2130706433/", NOT_AN_IP),
+        ("https://127.0.0.1./", NOT_AN_IP),
+        # A name is looked up: every address it has is checked.
+        ("https://localhost:8443/hook", f"localhost resolves to {LOOPBACK}"),
+        ("https://admin:pw@localhost/", "The URL must not hold a user name or password"),
     ],
 )
 async def test_a_refused_url_keeps_the_values(admin_client, db, url, message):
@@ -58,7 +93,7 @@ async def test_a_refused_url_keeps_the_values(admin_client, db, url, message):
     )
     assert response.status == 400
     page = await response.text()
-    assert message in page
+    assert html.escape(message, quote=False) in page
     assert 'value="Acme &lt;LMS&gt;"' in page
     assert 'value="completion.created" checked' in page and 'value="flag.created" checked' in page
     assert 'value="assignment.created">' in page
@@ -83,15 +118,95 @@ async def test_an_unknown_event_is_refused(admin_client, db):
     assert await db.fetchval("SELECT count(*) FROM webhook_endpoints") == 0
 
 
+@pytest.fixture
+def panel(aiohttp_client, database_url, session_env, make_admin):
+    """`await panel(**env)`: an admin signed in to an app (a `serve` process, its delivery
+    loop running) started with these settings."""
+
+    async def start(**env) -> PageClient:
+        app = create_app(make_settings(**session_env, **env), database_url)
+        delivery.setup(app)
+        client = await aiohttp_client(app)
+        response = await sign_in(client, await make_admin())
+        assert response.status == 303
+        return PageClient(client)
+
+    return start
+
+
 @pytest.mark.parametrize(
-    "url", ["http://localhost:8000/hook", "http://127.0.0.1/hook", "http://[::1]:9000/"]
+    "url",
+    [
+        "http://localhost:8000/hook",
+        "http://127.0.0.1/hook",
+        "http://[::1]:9000/",
+        "https://10.0.0.5/hook",
+        "http://192.168.1.20:8080/",
+    ],
 )
-async def test_plain_http_is_for_localhost(admin_client, db, url):
-    response = await admin_client.submit(
+async def test_the_setting_allows_private_addresses_over_http_too(panel, db, url):
+    admin = await panel(WEBHOOKS_ALLOW_PRIVATE="1")
+    form = await (await admin.get("/admin/webhooks")).text()
+    assert "URL (https://, or http:// to a private or loopback address)" in form
+    response = await admin.submit(
         "/admin/webhooks", [("url", url), *EVENTS], form_page="/admin/webhooks"
     )
     assert response.status == 200
     assert await db.fetchval("SELECT url FROM webhook_endpoints") == url
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("http://93.184.215.14/x", "93.184.215.14 is a public address: enter an https:// URL."),
+        ("https://169.254.169.254/", f"169.254.169.254 is {LINK_LOCAL}"),
+        ("ftp://localhost/", "Enter an https:// URL (http:// only to a private or loopback"),
+    ],
+)
+async def test_the_setting_still_refuses(panel, db, url, message):
+    admin = await panel(WEBHOOKS_ALLOW_PRIVATE="1")
+    response = await admin.submit(
+        "/admin/webhooks", [("url", url), *EVENTS], form_page="/admin/webhooks"
+    )
+    assert response.status == 400
+    assert html.escape(message, quote=False) in await response.text()
+    assert await db.fetchval("SELECT count(*) FROM webhook_endpoints") == 0
+
+
+async def _attempted(db) -> bool:
+    return await db.fetchval("SELECT bool_and(attempts > 0) FROM webhook_deliveries") is True
+
+
+async def test_a_test_event_shows_the_status_and_never_the_answer(panel, db, aiohttp_server):
+    admin = await panel(WEBHOOKS_ALLOW_PRIVATE="1")
+    receiver = Receiver()
+    receiver.answers = [500]
+    server = await aiohttp_server(receiver.app())
+    endpoint = await add_endpoint(db, f"http://127.0.0.1:{server.port}/hook")
+    base = f"/admin/webhooks/{endpoint}"
+    response = await admin.submit(f"{base}/test", {}, form_page=base)
+    assert response.status == 303
+    await until(lambda: _attempted(db))
+    page = await (await admin.get(base)).text()
+    assert "HTTP 500" in page and "webhook.test" in page
+    assert ANSWER not in page and "internal-answer" not in page
+    assert len(receiver.requests) == 1
+
+
+async def test_a_test_event_to_a_private_address_is_not_sent_and_says_why(panel, db):
+    """An endpoint saved before the rules (written to the database directly)."""
+    admin = await panel()
+    endpoint = await add_endpoint(db, "https://10.0.0.5/hook")
+    base = f"/admin/webhooks/{endpoint}"
+    response = await admin.submit(f"{base}/test", {}, form_page=base)
+    assert response.status == 303
+    await until(lambda: _attempted(db))
+    page = await (await admin.get(base)).text()
+    assert f"10.0.0.5 is {PRIVATE}" in page
+    assert await db.fetchrow("SELECT status, last_status FROM webhook_deliveries") == (
+        "pending",
+        None,
+    )
 
 
 async def test_disable_enable_and_test_event(admin_client, db):
@@ -144,7 +259,7 @@ async def test_deliveries_are_listed_escaped_and_replayed(admin_client, db):
     delivery_id = await db.fetchval(
         "INSERT INTO webhook_deliveries (endpoint_id, event_type, data, status, attempts,"
         " last_status, last_answer, last_attempt_at)"
-        " VALUES ($1, 'flag.created', '{}', 'failed', 8, 500, '<script>alert(1)</script>', now())"
+        " VALUES ($1, 'flag.created', '{}', 'failed', 8, NULL, '<script>alert(1)</script>', now())"
         " RETURNING delivery_id",
         endpoint,
     )

@@ -2,9 +2,10 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
-from yoyo import get_backend, read_migrations
+from yoyo import read_migrations
 
 from app.core import migrations
+from tests.migration_step import before
 
 
 def _tables(url: str) -> set[str]:
@@ -75,15 +76,11 @@ def test_repeatable_scripts_replace_their_functions_on_every_migrate(
 
 
 def test_link_revocation_strips_the_signatures_of_recorded_links(empty_database_url):
-    migrations.apply(empty_database_url)
-    backend = get_backend(migrations.yoyo_url(empty_database_url))
-    revocation = read_migrations(str(migrations.MIGRATIONS_DIR)).filter(
-        lambda migration: migration.id == "0011.link-revocation"
-    )
-    with backend.lock():
-        backend.rollback_migrations(backend.to_rollback(revocation))
     link = "https://ops.example/t/cmlkZXItMQ.c2lnbmF0dXJlLWJ5dGVz"
-    with psycopg.connect(empty_database_url) as conn:
+    with (
+        before(empty_database_url, "0011.link-revocation"),
+        psycopg.connect(empty_database_url) as conn,
+    ):
         conn.execute(
             "INSERT INTO riders (rider_id, name, phone, market, city, vehicle_type,"
             " nationality, language, status) VALUES ('R1', 'Ali', '+9715', 'AE',"
@@ -94,9 +91,6 @@ def test_link_revocation_strips_the_signatures_of_recorded_links(empty_database_
             " ('R1', 'reminder', %s, %s, 'logged')",
             [f"Open {link} today", link],
         )
-    with backend.lock():
-        backend.apply_migrations(backend.to_apply(revocation))
-    backend.connection.close()
     with psycopg.connect(empty_database_url) as conn:
         body, stored = conn.execute("SELECT body, link FROM messages").fetchone()
     kept = "https://ops.example/t/cmlkZXItMQ.signature-removed"

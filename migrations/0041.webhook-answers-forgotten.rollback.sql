@@ -1,0 +1,2 @@
+-- The answers' bodies and error texts forgotten are not restored: they must not be kept.
+SELECT 1;
