@@ -29,6 +29,31 @@ async def test_right_password_signs_in_and_opens_the_dashboard(page_client, make
     assert "Ada Admin" in await dashboard.text()
 
 
+async def test_a_sign_in_gives_the_browser_a_device_cookie_of_the_panel(page_client, make_admin):
+    admin = await make_admin()
+    cookie = (await sign_in(page_client, admin)).cookies["admin_device"]
+    assert cookie["path"] == "/admin"
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Strict"
+    assert not cookie["secure"]
+    assert int(cookie["max-age"]) == 365 * 24 * 3600
+
+
+async def test_a_desk_stays_known_after_signing_out(make_client, make_admin):
+    desk, stranger = [PageClient(await make_client()) for _ in range(2)]
+    admin = await make_admin()
+    assert (await sign_in(desk, admin)).status == 303
+    response = await desk.submit("/admin/sign-out", {}, form_page="/admin")
+    assert response.status == 303 and "admin_device" not in response.cookies
+    for _ in range(5):
+        response = await stranger.submit(
+            "/admin/sign-in", {"email": admin.email, "password": "wrong password!"}
+        )
+        assert response.status == 401
+    assert (await sign_in(stranger, admin)).status == 429
+    assert (await sign_in(desk, admin)).status == 303
+
+
 async def test_email_is_matched_whatever_its_case(page_client, make_admin):
     admin = await make_admin(email="Ada@Example.com")
     response = await page_client.submit(
@@ -57,6 +82,7 @@ async def test_cookie_is_secure_when_the_service_is_reached_over_https(make_clie
     )
     assert response.status == 303
     assert response.cookies["admin_session"]["secure"] is True
+    assert response.cookies["admin_device"]["secure"] is True
 
 
 async def test_wrong_password_unknown_email_and_disabled_admin_get_the_same_401(
@@ -77,6 +103,7 @@ async def test_wrong_password_unknown_email_and_disabled_admin_get_the_same_401(
         assert "Wrong email or password" in page
         assert f'value="{email}"' in page  # the entered email is kept
         assert "admin_session" not in response.cookies
+        assert "admin_device" not in response.cookies
 
 
 async def test_missing_fields_are_shown_on_the_form(page_client):
@@ -97,6 +124,7 @@ async def test_sixth_attempt_is_429_even_with_the_right_password(page_client, ma
     assert response.status == 429
     assert "Too many sign-in attempts. Try again in 15 minutes." in await response.text()
     assert "admin_session" not in response.cookies
+    assert "admin_device" not in response.cookies
     # Counted in PostgreSQL: once the failures are older than 15 minutes, sign-in works again.
     await db.execute("UPDATE sign_in_attempts SET at = at - interval '15 minutes 1 second'")
     assert (await sign_in(page_client, admin)).status == 303
