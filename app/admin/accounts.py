@@ -87,7 +87,10 @@ async def sign_in(
     attempt = await throttle.admit(pool, THROTTLE, row["subject"], address, device)
     usable = account is not None and row["disabled_at"] is None
     hashed = row["password_hash"] if usable else None
-    if not await verify_password(hashed, password, throttle.counted_address(address)):
+    right = await verify_password(
+        hashed, password, throttle.counted_address(address), known_device=device is not None
+    )
+    if not right:
         throttle.failed(THROTTLE)
         raise WrongCredentials
     await throttle.forget(pool, attempt)
