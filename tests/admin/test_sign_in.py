@@ -1,6 +1,8 @@
 """Admin sign-in, sign-out, the guard and the throttle, as a browser sees them."""
 
-from tests.web import PageClient, csrf_of, sign_in
+from tests.web import PHONE, PageClient, csrf_of, sign_in, sign_in_page
+
+DESK = {"width": 1280, "height": 800}
 
 
 async def test_sign_in_page_has_a_form_with_a_csrf_token(page_client):
@@ -284,3 +286,31 @@ async def test_a_session_ends_7_days_after_sign_in_however_often_visited(admin_c
     )
     response = await admin_client.get("/admin", allow_redirects=False)
     assert response.status == 303 and response.headers["Location"] == "/admin/sign-in"
+
+
+async def _try_in_browser(page, base_url: str, email: str, password: str) -> None:
+    await page.goto(f"{base_url}/admin/sign-in")
+    await page.fill("#email", email)
+    await page.fill("#password", password)
+    await page.click("button[type=submit]")
+
+
+async def test_a_browser_keeps_its_desk_known_through_sign_out_and_an_attack(
+    live_server, browser, make_admin
+):
+    admin = await make_admin()
+    desk, elsewhere = [await browser.new_context(viewport=size) for size in (DESK, PHONE)]
+    try:
+        page, stranger = await desk.new_page(), await elsewhere.new_page()
+        await sign_in_page(page, live_server, admin.email, admin.password)
+        await page.click("text=Sign out")
+        assert page.url == f"{live_server}/admin/sign-in"
+        for _ in range(5):
+            await _try_in_browser(stranger, live_server, admin.email, "wrong password!")
+            assert "Wrong email or password" in await stranger.content()
+        await _try_in_browser(stranger, live_server, admin.email, admin.password)
+        assert "Too many sign-in attempts" in await stranger.content()
+        await sign_in_page(page, live_server, admin.email, admin.password)
+    finally:
+        await desk.close()
+        await elsewhere.close()
