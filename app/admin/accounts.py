@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from app.core import sessions, sql, throttle
+from app.core import devices, sessions, sql, throttle
 from app.core.database import Db
 from app.core.passwords import hash_password, verify_password
 
@@ -38,7 +38,7 @@ class Admin:
     markets: tuple[str, ...]
 
 
-async def credentials(db: Db, email: str) -> asyncpg.Record | None:
+async def credentials(db: Db, email: str) -> asyncpg.Record:
     return await db.fetchrow(SQL.admin_by_email, email)
 
 
@@ -79,17 +79,27 @@ class SetupRefused(Exception):
     pass
 
 
-async def sign_in(pool: asyncpg.Pool, email: str, password: str, address: str) -> str:
-    """A new session id for the admin; WrongCredentials (the attempt stays counted) or
-    throttle.TooManyAttempts (nothing checked) otherwise. A disabled admin cannot sign in."""
-    attempt = await throttle.admit(pool, THROTTLE, email.lower(), address)
+async def sign_in(
+    pool: asyncpg.Pool, email: str, password: str, address: str, known: devices.Known
+) -> tuple[str, str]:
+    """A new session id for the admin and the account its device cookie names (the admin's
+    id); WrongCredentials (the attempt stays counted) or throttle.TooManyAttempts (nothing
+    checked) otherwise. A disabled admin cannot sign in. The limits count the email as the
+    lookup folds it, and a device `known` for this very admin by its own limit alone."""
     row = await credentials(pool, email)
-    usable = row is not None and row["disabled_at"] is None
-    if not await verify_password(row["password_hash"] if usable else None, password, address):
+    account = None if row["admin_id"] is None else str(row["admin_id"])
+    device = known.device(account)
+    attempt = await throttle.admit(pool, THROTTLE, row["subject"], address, device)
+    usable = account is not None and row["disabled_at"] is None
+    hashed = row["password_hash"] if usable else None
+    right = await verify_password(
+        hashed, password, throttle.counted_address(address), known_device=device is not None
+    )
+    if not right:
         throttle.failed(THROTTLE)
         raise WrongCredentials
     await throttle.forget(pool, attempt)
-    return await sessions.create(pool, sessions.ADMIN, admin_id=row["admin_id"])
+    return await sessions.create(pool, sessions.ADMIN, admin_id=row["admin_id"]), account
 
 
 async def create_or_reset(conn: asyncpg.Connection, email: str, name: str | None, password: str):

@@ -7,7 +7,7 @@ from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin import accounts
-from app.core import database, html, middleware, pages, sessions
+from app.core import database, devices, html, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.passwords import MIN_LENGTH
@@ -78,9 +78,10 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
     entered = {"email": values["email"]}
     if not request.app[SETTINGS].session_secret_ok:
         return await sign_in_page(request, 503, values=entered, problem=SIGN_IN_OFF)
+    known = devices.read(devices.ADMIN, request)
     try:
-        session_id = await accounts.sign_in(
-            request.app[POOL], values["email"], values["password"], client_address(request)
+        session_id, account = await accounts.sign_in(
+            request.app[POOL], values["email"], values["password"], client_address(request), known
         )
     except accounts.WrongCredentials:
         return await sign_in_page(request, 401, values=entered, problem=WRONG)
@@ -89,7 +90,9 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
     except database.UNAVAILABLE as exc:
         middleware.OUTAGES.failure(exc)  # one line now and then, as any other request's
         return await sign_in_page(request, 503, values=entered, problem=UNAVAILABLE)
-    return _signed_in(session_id, request)
+    response = _signed_in(session_id, request)
+    devices.remember(devices.ADMIN, request, response, known, account)
+    return response
 
 
 @routes.post("/admin/sign-out")

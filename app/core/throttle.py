@@ -1,10 +1,15 @@
-"""Sign-in limits (DESIGN §7; the rules and why in docs/security.md), counted in PostgreSQL so
-that they hold across processes and instances.
+"""Sign-in limits (the rules and why in docs/security.md), counted in PostgreSQL so that they
+hold across processes and instances.
 
 An attempt is admitted (its secret may be checked) only once it is recorded, and admissions of
 a kind take turns under a transaction's advisory lock: each sees the rows of those before it,
 so N parallel attempts get at most the allowance checked, at any concurrency. The row is the
 failure; a right secret removes it (`forget`).
+
+An attempt made with a valid device cookie for its account (app/core/devices.py) names its
+device and is counted against that device alone, under the device's own lock: the account's
+lock, the per-address limit and the ceiling, which guessing from anywhere can reach, count
+unknown devices only and never hold a known one back.
 """
 
 from __future__ import annotations
@@ -24,7 +29,12 @@ from app.core.logs import Sampled
 from app.core.metrics import SIGN_IN_FAILURES
 
 SQL = sql.load(
-    "web", "lock_sign_in_attempts", "sign_in_standing", "record_attempt", "forget_attempt"
+    "web",
+    "lock_sign_in_attempts",
+    "sign_in_standing",
+    "device_standing",
+    "record_attempt",
+    "forget_attempt",
 )
 
 log = structlog.get_logger("app.throttle")
@@ -38,19 +48,23 @@ CEILING_LOG = Sampled(log, "sign-in ceiling reached", level="warning", interval=
 @dataclass(frozen=True)
 class Limits:
     kind: str
-    # Attempts in any 15 minutes: on one subject (spec, Limits), and from one address over
-    # every subject of the kind.
+    # Attempts of unknown devices in any 15 minutes: on one subject whatever the address, and
+    # from one address (an IPv6 address's /64) over every subject of the kind.
     per_subject: int
     per_address: int
-    # Attempts of the kind in any minute, from everyone: past it every attempt is slowed.
+    # Attempts of unknown devices of the kind in any minute, from everyone: past it each of
+    # them is slowed.
     per_minute: int | None = None
+    # Attempts in any 15 minutes with one device cookie (None: the kind has no device cookie).
+    per_device: int | None = None
 
 
 def sign_in_limits(kind: str) -> Limits:
-    """The admin's and the rider's sign-in: 5 attempts per subject (spec, Limits); 20 per
+    """The admin's and the rider's sign-in: 5 attempts per account (docs/security.md); 20 per
     address, since riders share addresses (a depot's Wi-Fi, a mobile carrier's NAT); 30
-    failures a minute over the whole service, far above its honest rate."""
-    return Limits(kind, per_subject=5, per_address=20, per_minute=30)
+    failures a minute over the whole service, far above its honest rate; 5 per known device,
+    as many as the account gives unknown ones."""
+    return Limits(kind, per_subject=5, per_address=20, per_minute=30, per_device=5)
 
 
 # The throttled kinds that are sign-ins, each the `area` of `sign_in_failures_total` (another
@@ -69,23 +83,17 @@ class Standing:
     """Seconds until each limit frees (sign_in_standing.sql); None: not reached."""
 
     subject: float | None
-    address_on_subject: float | None
     address: float | None
     ceiling: float | None
 
 
 def held_back_for(standing: Standing) -> float | None:
-    """Seconds until the attempt may be checked, the ceiling aside; None: it may be now.
-
-    A subject past its limit holds back only the addresses that failed on it themselves, so
-    nobody locks a rider or an admin out from elsewhere; the per-address limit bounds what
-    each address tries over all subjects."""
-    waits = []
-    if standing.address is not None:
-        waits.append(standing.address)
-    if standing.subject is not None and standing.address_on_subject is not None:
-        waits.append(min(standing.subject, standing.address_on_subject))
-    return max(waits, default=None)
+    """Seconds until an unknown device's attempt may be checked, the ceiling aside; None: it
+    may be now. The account's lock holds whatever the address, so more addresses give no
+    more guesses; the per-address limit bounds what each address tries over all subjects."""
+    return max(
+        (wait for wait in (standing.subject, standing.address) if wait is not None), default=None
+    )
 
 
 def _minutes(seconds: float) -> int:
@@ -108,6 +116,21 @@ def client_address(request: web.Request) -> str:
     return request.remote or "unknown"
 
 
+def counted_address(address: str) -> str:
+    """The address as the per-address limit counts it: an IPv4 address itself, an IPv6
+    address's /64 (one subscriber's network: whoever holds an address of it may use any
+    other), an IPv4 address written as IPv6 (`::ffff:a.b.c.d`) as that IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip), 64), strict=False))
+    return str(ip)
+
+
 async def _try_admit(pool: asyncpg.Pool, limits: Limits, subject: str, address: str):
     """The new attempt's id, or the standing that kept it out at the ceiling."""
     async with pool.acquire() as conn, conn.transaction():
@@ -126,13 +149,34 @@ async def _try_admit(pool: asyncpg.Pool, limits: Limits, subject: str, address: 
             raise TooManyAttempts(_minutes(wait))
         if standing.ceiling is not None:
             return standing
-        return await conn.fetchval(SQL.record_attempt, limits.kind, subject, address)
+        return await conn.fetchval(SQL.record_attempt, limits.kind, subject, address, None)
 
 
-async def admit(pool: asyncpg.Pool, limits: Limits, subject: str, address: str) -> int:
+async def _admit_device(
+    pool: asyncpg.Pool, limits: Limits, subject: str, address: str, device: str
+) -> int:
+    """The new attempt's id; each device takes its own turns, so the guesses of unknown
+    devices on the kind never queue ahead of it."""
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute(SQL.lock_sign_in_attempts, f"{limits.kind}:{device}")
+        wait = await conn.fetchval(SQL.device_standing, limits.kind, device, limits.per_device)
+        if wait is not None:
+            raise TooManyAttempts(_minutes(wait))
+        return await conn.fetchval(SQL.record_attempt, limits.kind, subject, address, device)
+
+
+async def admit(
+    pool: asyncpg.Pool, limits: Limits, subject: str, address: str, device: str | None = None
+) -> int:
     """Records an attempt on `subject` from `address` before its secret is checked, and returns
-    its id (for `forget` when the secret is right); raises TooManyAttempts past a limit. At
-    the ceiling it waits once for the minute's count to drop, then is refused."""
+    its id (for `forget` when the secret is right); raises TooManyAttempts past a limit.
+
+    `device` is the nonce of a valid device cookie for the subject's account: then only the
+    device's own limit applies. Without one, at the ceiling the attempt waits once for the
+    minute's count to drop, then is refused."""
+    address = counted_address(address)
+    if device is not None and limits.per_device is not None:
+        return await _admit_device(pool, limits, subject, address, device)
     admitted = await _try_admit(pool, limits, subject, address)
     if isinstance(admitted, int):
         return admitted

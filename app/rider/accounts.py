@@ -1,11 +1,11 @@
-"""Rider sign-in (DESIGN §7): rider ID and PIN, within the sign-in limits (app/core/throttle.py),
-a server-side session."""
+"""Rider sign-in: rider ID and PIN, within the sign-in limits (app/core/throttle.py; a known
+device's by app/core/devices.py), a server-side session."""
 
 from __future__ import annotations
 
 import asyncpg
 
-from app.core import sessions, throttle
+from app.core import devices, sessions, throttle
 from app.rider import store
 from app.training.pins import pin_matches
 from app.training.riders import MAX_LENGTHS
@@ -28,23 +28,29 @@ async def sign_in(
     pin: str,
     language: str | None,
     address: str,
-) -> str:
-    """A new session id for the rider, in `language` (else the rider's own), when `pin` is
-    the rider's (hashed with `pepper`, `pins.pepper_of`); WrongCredentials
-    (the attempt stays counted), NotActive or throttle.TooManyAttempts (nothing checked)
-    otherwise. The PIN check is one HMAC (app/training/pins.py), cheap enough for the event
-    loop."""
+    known: devices.Known,
+) -> tuple[str, str]:
+    """A new session id for the rider, in `language` (else the rider's own), and the account
+    its device cookie names (the rider's ID), when `pin` is the rider's (hashed with `pepper`,
+    `pins.pepper_of`); WrongCredentials (the attempt stays counted), NotActive or
+    throttle.TooManyAttempts (nothing checked) otherwise. The PIN check is one HMAC
+    (app/training/pins.py), cheap enough for the event loop.
+
+    The limits count the rider the lookup found (the entered ID when none), and a device
+    `known` for this very rider by its own limit alone."""
     if len(rider_id) > MAX_LENGTHS["riderId"]:  # no such rider: nothing to count or look up
         raise WrongCredentials
-    attempt = await throttle.admit(pool, THROTTLE, rider_id, address)
     row = await store.rider_by_id(pool, rider_id)
+    account = None if row is None else row["rider_id"]
+    subject = rider_id if account is None else account
+    attempt = await throttle.admit(pool, THROTTLE, subject, address, known.device(account))
     if row is None or row["pin_hash"] is None or not pin_matches(pepper, row["pin_hash"], pin):
         throttle.failed(THROTTLE)
         raise WrongCredentials
     await throttle.forget(pool, attempt)
     if row["status"] == "inactive":
         raise NotActive
-    return await start_session(pool, rider_id, language or row["language"])
+    return await start_session(pool, account, language or row["language"]), account
 
 
 async def start_session(pool: asyncpg.Pool, rider_id: str, language: str) -> str:

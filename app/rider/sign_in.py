@@ -5,7 +5,7 @@ from __future__ import annotations
 import structlog
 from aiohttp import web
 
-from app.core import database, middleware, pages, sessions
+from app.core import database, devices, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.core.throttle import TooManyAttempts, client_address
@@ -50,14 +50,16 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
         return _sign_in_page(
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
+    known = devices.read(devices.RIDER, request)
     try:
-        session_id = await accounts.sign_in(
+        session_id, account = await accounts.sign_in(
             request.app[POOL],
             pepper_of(request.app[SETTINGS]),
             rider_id,
             values["pin"],
             language,
             client_address(request),
+            known,
         )
     except accounts.WrongCredentials:
         return _sign_in_page(
@@ -79,7 +81,9 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
     log.info("rider sign-in", rider_id=rider_id)
-    return signed_in(request, session_id, rider_id)
+    response = signed_in(request, session_id, account)
+    devices.remember(devices.RIDER, request, response, known, account)
+    return response
 
 
 def signed_in(request: web.Request, session_id: str, rider_id: str) -> web.Response:

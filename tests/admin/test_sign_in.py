@@ -1,6 +1,8 @@
 """Admin sign-in, sign-out, the guard and the throttle, as a browser sees them."""
 
-from tests.web import PageClient, csrf_of, sign_in
+from tests.web import PHONE, PageClient, csrf_of, sign_in, sign_in_page
+
+DESK = {"width": 1280, "height": 800}
 
 
 async def test_sign_in_page_has_a_form_with_a_csrf_token(page_client):
@@ -27,6 +29,31 @@ async def test_right_password_signs_in_and_opens_the_dashboard(page_client, make
     dashboard = await page_client.get("/admin")
     assert dashboard.status == 200
     assert "Ada Admin" in await dashboard.text()
+
+
+async def test_a_sign_in_gives_the_browser_a_device_cookie_of_the_panel(page_client, make_admin):
+    admin = await make_admin()
+    cookie = (await sign_in(page_client, admin)).cookies["admin_device"]
+    assert cookie["path"] == "/admin"
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Strict"
+    assert not cookie["secure"]
+    assert int(cookie["max-age"]) == 365 * 24 * 3600
+
+
+async def test_a_desk_stays_known_after_signing_out(make_client, make_admin):
+    desk, stranger = [PageClient(await make_client()) for _ in range(2)]
+    admin = await make_admin()
+    assert (await sign_in(desk, admin)).status == 303
+    response = await desk.submit("/admin/sign-out", {}, form_page="/admin")
+    assert response.status == 303 and "admin_device" not in response.cookies
+    for _ in range(5):
+        response = await stranger.submit(
+            "/admin/sign-in", {"email": admin.email, "password": "wrong password!"}
+        )
+        assert response.status == 401
+    assert (await sign_in(stranger, admin)).status == 429
+    assert (await sign_in(desk, admin)).status == 303
 
 
 async def test_email_is_matched_whatever_its_case(page_client, make_admin):
@@ -57,6 +84,7 @@ async def test_cookie_is_secure_when_the_service_is_reached_over_https(make_clie
     )
     assert response.status == 303
     assert response.cookies["admin_session"]["secure"] is True
+    assert response.cookies["admin_device"]["secure"] is True
 
 
 async def test_wrong_password_unknown_email_and_disabled_admin_get_the_same_401(
@@ -77,6 +105,7 @@ async def test_wrong_password_unknown_email_and_disabled_admin_get_the_same_401(
         assert "Wrong email or password" in page
         assert f'value="{email}"' in page  # the entered email is kept
         assert "admin_session" not in response.cookies
+        assert "admin_device" not in response.cookies
 
 
 async def test_missing_fields_are_shown_on_the_form(page_client):
@@ -97,6 +126,7 @@ async def test_sixth_attempt_is_429_even_with_the_right_password(page_client, ma
     assert response.status == 429
     assert "Too many sign-in attempts. Try again in 15 minutes." in await response.text()
     assert "admin_session" not in response.cookies
+    assert "admin_device" not in response.cookies
     # Counted in PostgreSQL: once the failures are older than 15 minutes, sign-in works again.
     await db.execute("UPDATE sign_in_attempts SET at = at - interval '15 minutes 1 second'")
     assert (await sign_in(page_client, admin)).status == 303
@@ -258,3 +288,31 @@ async def test_a_session_ends_7_days_after_sign_in_however_often_visited(admin_c
     )
     response = await admin_client.get("/admin", allow_redirects=False)
     assert response.status == 303 and response.headers["Location"] == "/admin/sign-in"
+
+
+async def _try_in_browser(page, base_url: str, email: str, password: str) -> None:
+    await page.goto(f"{base_url}/admin/sign-in")
+    await page.fill("#email", email)
+    await page.fill("#password", password)
+    await page.click("button[type=submit]")
+
+
+async def test_a_browser_keeps_its_desk_known_through_sign_out_and_an_attack(
+    live_server, browser, make_admin
+):
+    admin = await make_admin()
+    desk, elsewhere = [await browser.new_context(viewport=size) for size in (DESK, PHONE)]
+    try:
+        page, stranger = await desk.new_page(), await elsewhere.new_page()
+        await sign_in_page(page, live_server, admin.email, admin.password)
+        await page.click("text=Sign out")
+        assert page.url == f"{live_server}/admin/sign-in"
+        for _ in range(5):
+            await _try_in_browser(stranger, live_server, admin.email, "wrong password!")
+            assert "Wrong email or password" in await stranger.content()
+        await _try_in_browser(stranger, live_server, admin.email, admin.password)
+        assert "Too many sign-in attempts" in await stranger.content()
+        await sign_in_page(page, live_server, admin.email, admin.password)
+    finally:
+        await desk.close()
+        await elsewhere.close()

@@ -81,3 +81,22 @@ async def test_the_checks_of_one_address_take_turns(monkeypatch):
     counts = _count_checks_at_once(monkeypatch)
     await asyncio.gather(*(passwords.verify_password(None, "guess", "192.0.2.1") for _ in range(4)))
     assert counts["most"] == 1
+
+
+async def test_a_known_devices_check_does_not_wait_for_the_unknown_ones():
+    known = await passwords.hash_password("correct horse battery")
+    loop = asyncio.get_running_loop()
+    release = threading.Event()
+    # Both hash threads held, as a flood from many addresses holds them.
+    taken = [loop.run_in_executor(passwords._threads, release.wait) for _ in range(2)]
+    try:
+        flood = asyncio.ensure_future(passwords.verify_password(None, "guess", "192.0.2.9"))
+        desk = passwords.verify_password(
+            known, "correct horse battery", "192.0.2.1", known_device=True
+        )
+        assert await asyncio.wait_for(desk, timeout=30) is True
+        assert not flood.done()  # the unknown device's check still waits for a thread
+    finally:
+        release.set()
+        await asyncio.gather(*taken)
+    assert await flood is False

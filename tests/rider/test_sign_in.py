@@ -40,6 +40,17 @@ async def test_right_pin_signs_in_and_opens_my_training(client):
     assert "<script>" not in page
 
 
+async def test_a_sign_in_gives_the_phone_a_device_cookie_of_the_rider_app(client):
+    await add_rider(client)
+    assert "rider_device" not in (await sign_in(client, pin="9999")).cookies
+    cookie = (await sign_in(client)).cookies["rider_device"]
+    assert cookie["path"] == "/"
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Strict"
+    assert not cookie["secure"]
+    assert int(cookie["max-age"]) == 365 * 24 * 3600
+
+
 async def test_unknown_rider_wrong_pin_and_no_pin_get_the_same_401(client):
     await add_rider(client, "R-1", pin="1234")
     await save_riders(client, {"riderId": "R-2", "name": "No Pin", "market": "AE"})
