@@ -64,10 +64,10 @@ async def lock_admins(conn: asyncpg.Connection) -> None:
     await conn.execute(SQL.lock_admins)
 
 
-async def keep_an_owner(conn: asyncpg.Connection) -> None:
+async def keep_an_owner(conn: asyncpg.Connection, old_role: str, role: str) -> None:
     """LastOwner, so that the caller's transaction (which took `lock_admins` before its change)
-    rolls back, when its change left no active owner."""
-    if not await conn.fetchval(SQL.active_owners):
+    rolls back, when its change took the owner role from the last active owner."""
+    if old_role == "owner" and role != "owner" and not await conn.fetchval(SQL.active_owners):
         raise LastOwner
 
 
@@ -131,7 +131,7 @@ async def create_or_reset(
     async with conn.transaction():
         await lock_admins(conn)
         row = await _upsert_admin(conn, email, name, password_hash, role, markets)
-        await keep_an_owner(conn)
+        await keep_an_owner(conn, row["old_role"], row["role"])
         if not row["created"]:
             await sessions.revoke_admin(conn, row["admin_id"])
             was = (row["old_role"], list(row["old_markets"]))
