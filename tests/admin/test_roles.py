@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import re
+import subprocess
+import sys
 import uuid
 
 from aiohttp import web
@@ -476,3 +479,64 @@ async def test_disabling_an_owner_keeps_an_active_owner(make_client, make_admin,
         "/admin/admins/disable", {"email": "editor@example.com"}, form_page="/admin/admins"
     )
     assert response.status == 303
+
+
+def _create_admin(database_url: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app", "create-admin", *args],
+        input="a long enough password\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DATABASE_URL": database_url},
+        timeout=60,
+        check=False,
+    )
+
+
+async def test_create_admin_takes_a_role_and_markets(database_url, db):
+    async def admin(email):
+        row = await db.fetchrow("SELECT role, markets FROM admins WHERE email = $1", email)
+        return row["role"], row["markets"]
+
+    result = await asyncio.to_thread(_create_admin, database_url, "first@example.com")
+    assert result.returncode == 0, result.stderr
+    assert "created: owner of every market" in result.stdout
+    assert await admin("first@example.com") == ("owner", [])
+    result = await asyncio.to_thread(_create_admin, database_url, "second@example.com")
+    assert await admin("second@example.com") == ("editor", [])
+    result = await asyncio.to_thread(
+        _create_admin, database_url, "jo@example.com", "--role", "viewer", "--markets", "jo, AE"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "created: viewer of JO, AE" in result.stdout
+    assert await admin("jo@example.com") == ("viewer", ["JO", "AE"])
+    # Run again without them: a new password, the role and markets stay; with them, they change.
+    result = await asyncio.to_thread(_create_admin, database_url, "jo@example.com")
+    assert await admin("jo@example.com") == ("viewer", ["JO", "AE"])
+    result = await asyncio.to_thread(
+        _create_admin, database_url, "jo@example.com", "--role", "editor", "--markets", "all"
+    )
+    assert result.returncode == 0, result.stderr
+    assert await admin("jo@example.com") == ("editor", [])
+    event = await db.fetchrow("SELECT actor, action, target, summary FROM audit_events")
+    assert dict(event) == {
+        "actor": "cli",
+        "action": "admin.role_changed",
+        "target": "jo@example.com",
+        "summary": "viewer of JO, AE → editor of every market",
+    }
+
+
+async def test_create_admin_errors_are_one_line_and_change_nothing(database_url, db):
+    await asyncio.to_thread(_create_admin, database_url, "first@example.com")
+    for args, expected in [
+        (("new@example.com", "--role", "boss"), "--role: 'boss' is not one of owner, editor"),
+        (("new@example.com", "--markets", "AE,XX"), "--markets: XX is not a market code"),
+        (("first@example.com", "--role", "viewer"), "first@example.com is the last active owner"),
+    ]:
+        result = await asyncio.to_thread(_create_admin, database_url, *args)
+        assert result.returncode == 1, args
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and expected in lines[0], result.stderr
+    rows = await db.fetch("SELECT email, role FROM admins")
+    assert [tuple(row) for row in rows] == [("first@example.com", "owner")]
