@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncpg
 import structlog
 from aiohttp import web
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from app.admin import accounts, roles
 from app.admin.guard import ADMIN, actor
@@ -32,7 +32,15 @@ MARKETS_FIELD = fields.List(
 )
 
 
-class AdminForm(SetupForm):
+class MarketsOnce(Schema):
+    """A form's markets, each once (a repeated checkbox value adds nothing)."""
+
+    @post_load
+    def _once(self, data: dict, **_) -> dict:
+        return {**data, "markets": list(dict.fromkeys(data["markets"]))}
+
+
+class AdminForm(SetupForm, MarketsOnce):
     """Another admin, added in the panel: the setup form's fields without its token, and the
     role and markets (none: every market)."""
 
@@ -44,7 +52,7 @@ class AdminForm(SetupForm):
         exclude = ("token",)
 
 
-class AdminRoleForm(Schema):
+class AdminRoleForm(MarketsOnce):
     email = fields.String(required=True, validate=validate.Length(min=1, max=254))
     role = fields.String(required=True, validate=ROLE_CHOICE)
     markets = MARKETS_FIELD

@@ -356,6 +356,7 @@ async def test_the_owner_sets_role_and_markets_counted_from_the_next_request(
             ("role", "viewer"),
             ("markets", "JO"),
             ("markets", "AE"),
+            ("markets", "JO"),
         ],
         form_page="/admin/admins",
     )
