@@ -251,6 +251,9 @@ async def test_a_market_limited_editor_sees_and_touches_only_their_markets(
     page = await (await editor.get("/admin/riders")).text()
     assert "J-1" in page and "J-2" in page
     assert not re.search(r">R-[1-4]<", page)
+    # A later page counts the matches: JO's riders only.
+    page = await (await editor.get("/admin/riders?after=J-1")).text()
+    assert "J-2" in page and "2 riders match." in page
     page = await (await editor.get("/admin/riders?market=AE")).text()
     assert "R-1" not in page and "J-1" not in page
     assert (await editor.get("/admin/riders/J-1")).status == 200
