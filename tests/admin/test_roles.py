@@ -417,6 +417,13 @@ async def test_role_and_markets_errors(make_client, make_admin, db):
     row = await db.fetchrow("SELECT role, markets FROM admins WHERE email = 'new@example.com'")
     assert row["role"] == "viewer" and row["markets"] == ["EG"]
     assert await db.fetchval("SELECT count(*) FROM admins") == 2
+    event = await db.fetchrow("SELECT actor, action, target, summary FROM audit_events")
+    assert dict(event) == {
+        "actor": "owner-all@example.com",
+        "action": "admin.created",
+        "target": "new@example.com",
+        "summary": "viewer of EG",
+    }
 
 
 async def test_the_last_active_owner_keeps_the_role(make_client, make_admin, db):
