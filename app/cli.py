@@ -83,6 +83,18 @@ def parser() -> argparse.ArgumentParser:
     )
     admin.add_argument("email", metavar="EMAIL")
     admin.add_argument("--name", help="the admin's name (default: the email's local part)")
+    admin.add_argument(
+        "--role",
+        metavar="ROLE",
+        help="owner, editor or viewer (default: owner for the first admin, else editor; an "
+        "existing admin's stays)",
+    )
+    admin.add_argument(
+        "--markets",
+        metavar="AE,JO",
+        help="the markets whose riders the admin sees, comma-separated (default: every market; "
+        "an existing admin's stay; `all` for every market)",
+    )
     return root
 
 

@@ -158,7 +158,8 @@ async def _demo_admin(conn, email: str) -> None:
     from app.admin import accounts
 
     password = secrets.token_urlsafe(12)
-    await accounts.create_or_reset(conn, email, "Demo Admin", password)
+    # The demo shows the whole panel: an owner.
+    await accounts.create_or_reset(conn, email, "Demo Admin", password, role="owner")
     print(f"demo admin {email}, password {password} (shown once: note it now)")
 
 
@@ -205,12 +206,44 @@ def revoke_links(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_revoke(database_url(settings, log), args.rider_id))
 
 
-async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
+async def _create_admin(url: str, email: str, name: str | None, password: str, role, markets):
     from app.admin import accounts
 
     async with database.connect(url) as conn:
-        created = await accounts.create_or_reset(conn, email, name, password)
-    print(f"admin {email} " + ("created" if created else "updated: new password, sessions ended"))
+        try:
+            row = await accounts.create_or_reset(
+                conn, email, name, password, role=role, markets=markets
+            )
+        except accounts.LastOwner:
+            raise CommandError(
+                f"{email} is the last active owner: make another admin an owner first"
+            ) from None
+    role_text = accounts.role_text(row["role"], row["markets"])
+    if row["created"]:
+        print(f"admin {email} created: {role_text}")
+    else:
+        print(f"admin {email} updated: new password, sessions ended; {role_text}")
+
+
+def _role_and_markets(args: argparse.Namespace) -> tuple[str | None, list[str] | None]:
+    """--role and --markets (comma-separated codes, `all` or empty for every market) as
+    create_or_reset takes them; CommandError naming a wrong one."""
+    from app.admin.roles import ROLES
+    from app.training.riders import MARKETS
+
+    if args.role is not None and args.role not in ROLES:
+        raise CommandError(f"--role: {args.role!r} is not one of {', '.join(reversed(ROLES))}")
+    if args.markets is None:
+        return args.role, None
+    codes = [code.strip().upper() for code in args.markets.split(",") if code.strip()]
+    if codes == ["ALL"]:
+        codes = []
+    unknown = [code for code in codes if code not in MARKETS]
+    if unknown:
+        raise CommandError(
+            f"--markets: {', '.join(unknown)} is not a market code ({', '.join(MARKETS)})"
+        )
+    return args.role, list(dict.fromkeys(codes))
 
 
 def _check_email(email: str) -> None:
@@ -226,9 +259,11 @@ def create_admin(settings: Settings, args: argparse.Namespace) -> None:
     from app.core.passwords import MIN_LENGTH
 
     _check_email(args.email)
+    role, markets = _role_and_markets(args)
     password = sys.stdin.readline().removesuffix("\n").removesuffix("\r")
     if len(password) < MIN_LENGTH:
         raise CommandError(
             f"the password (read from standard input) must have at least {MIN_LENGTH} characters"
         )
-    asyncio.run(_create_admin(database_url(settings, log), args.email, args.name, password))
+    url = database_url(settings, log)
+    asyncio.run(_create_admin(url, args.email, args.name, password, role, markets))

@@ -49,17 +49,21 @@ class AdminAccount:
 
 @pytest.fixture
 def make_admin(database_url):
-    """`await make_admin(email=..., password=..., name=..., disabled=False)`: an admin in the
-    test database."""
+    """`await make_admin(email=..., password=..., name=..., disabled=False, role="owner",
+    markets=())`: an admin in the test database (an owner of every market unless told)."""
 
     async def make(
         email="ada@example.com",
         password="correct horse battery",
         name="Ada Admin",
         disabled=False,
+        role="owner",
+        markets=(),
     ) -> AdminAccount:
         async with database.connect(database_url) as conn:
-            await accounts.create_or_reset(conn, email, name, password)
+            await accounts.create_or_reset(
+                conn, email, name, password, role=role, markets=list(markets)
+            )
             admin_id = await conn.fetchval(
                 "SELECT admin_id FROM admins WHERE lower(email) = lower($1)", email
             )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import asyncpg
 
-from app.core import devices, sessions, sql, throttle
+from app.core import audit, devices, sessions, sql, throttle
 from app.core.database import Db
 from app.core.passwords import hash_password, verify_password
 
@@ -24,6 +25,8 @@ SQL = sql.load(
     "setup_token_usable",
     "lock_first_admin_setup",
     "setup_first_admin",
+    "lock_admins",
+    "active_owners",
 )
 
 
@@ -47,8 +50,25 @@ async def admin(db: Db, admin_id: int) -> Admin:
     return Admin(**{**row, "markets": tuple(row["markets"])})
 
 
-async def _upsert_admin(db: Db, email: str, name: str | None, password_hash: str):
-    return await db.fetchrow(SQL.upsert_admin, email, name, password_hash)
+async def _upsert_admin(db: Db, email: str, name: str | None, password_hash: str, role, markets):
+    return await db.fetchrow(SQL.upsert_admin, email, name, password_hash, role, markets)
+
+
+class LastOwner(Exception):
+    """The change would leave the panel without an active owner: nothing was changed."""
+
+
+async def lock_admins(conn: asyncpg.Connection) -> None:
+    """Serialises the changes that could leave no active owner (disabling, roles), for the
+    caller's transaction."""
+    await conn.execute(SQL.lock_admins)
+
+
+async def keep_an_owner(conn: asyncpg.Connection, old_role: str, role: str) -> None:
+    """LastOwner, so that the caller's transaction (which took `lock_admins` before its change)
+    rolls back, when its change took the owner role from the last active owner."""
+    if old_role == "owner" and role != "owner" and not await conn.fetchval(SQL.active_owners):
+        raise LastOwner
 
 
 async def _any_admin(db: Db) -> bool:
@@ -102,15 +122,44 @@ async def sign_in(
     return await sessions.create(pool, sessions.ADMIN, admin_id=row["admin_id"]), account
 
 
-async def create_or_reset(conn: asyncpg.Connection, email: str, name: str | None, password: str):
-    """Creates the admin, or sets a new password (ending their sessions). Returns True when
-    the admin is new."""
+async def create_or_reset(
+    conn: asyncpg.Connection,
+    email: str,
+    name: str | None,
+    password: str,
+    *,
+    role: str | None = None,
+    markets: Sequence[str] | None = None,
+    actor: audit.Actor = audit.CLI,
+) -> asyncpg.Record:
+    """Creates the admin, or sets a new password (ending their sessions), and the role and
+    markets given (None: an existing admin's stay; a new admin is an owner when the first, else
+    an editor, of every market). Returns upsert_admin's row (created, role, markets, old_…);
+    LastOwner, changing nothing, when it would take the role of the last active owner. A
+    changed role or markets of an existing admin is audited as `actor`'s."""
     password_hash = await hash_password(password)
     async with conn.transaction():
-        row = await _upsert_admin(conn, email, name, password_hash)
+        await lock_admins(conn)
+        row = await _upsert_admin(conn, email, name, password_hash, role, markets)
+        await keep_an_owner(conn, row["old_role"], row["role"])
         if not row["created"]:
             await sessions.revoke_admin(conn, row["admin_id"])
-    return row["created"]
+            was = (row["old_role"], list(row["old_markets"]))
+            now = (row["role"], list(row["markets"]))
+            if now != was:
+                await audit.record(
+                    conn, actor, "admin.role_changed", email, role_change(*was, *now)
+                )
+    return row
+
+
+def role_text(role: str, markets: Sequence[str]) -> str:
+    """A role and markets as the audit log and the admins page say them: `editor of JO, AE`."""
+    return f"{role} of {', '.join(markets) or 'every market'}"
+
+
+def role_change(old_role, old_markets, role, markets) -> str:
+    return f"{role_text(old_role, old_markets)} → {role_text(role, markets)}"
 
 
 def _token_hash(token: str) -> bytes:

@@ -7,6 +7,8 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
+from app.admin import roles
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sql
 from app.core.database import Db
@@ -78,6 +80,7 @@ PATH_GONE = "This path does not exist."
 
 
 @routes.get("/admin/assign")
+@roles.needs("editor")
 async def assign_page(
     request: web.Request, status: int = 200, *, values=None, errors=None, preview=None
 ) -> web.Response:
@@ -88,7 +91,7 @@ async def assign_page(
     context = {
         "paths": await path_choices(pool),
         "choices": await rider_choices(pool),
-        "markets": MARKETS,
+        "markets": roles.market_choices(request[ADMIN]),
         "statuses": STATUSES,
         "values": values or {},
         "errors": errors or {},
@@ -100,15 +103,21 @@ async def assign_page(
 
 
 @routes.post("/admin/assign")
+@roles.needs("editor")
 async def assign(request: web.Request) -> web.Response:
     form = await request.post()
     values, errors = read(AssignForm(), form)
+    admin = request[ADMIN]
+    if not errors and (outside := roles.outside_markets(admin, values.get("markets"))):
+        errors = {"markets": outside}
     if errors:
         return await assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"
     expected = values.get("expected_count") if confirmed else None
     async with request.app[POOL].acquire() as conn:
         chosen = {name: values.get(name) for name in ASSIGN_FILTERS}
+        # Pasted IDs of riders outside the admin's markets match nothing.
+        chosen["markets"] = roles.within_markets(admin, chosen["markets"])
         chosen["rider_ids"] = values["rider_ids"].split() if values.get("rider_ids") else None
         row = await training.assign_path_counts(
             conn, values["path_id"], chosen, why="admin", preview=not confirmed, expected=expected

@@ -16,6 +16,7 @@ import orjson
 from aiohttp import web
 from marshmallow import EXCLUDE, ValidationError
 
+from app.admin import roles
 from app.admin.course_form import read_course
 from app.admin.layout import render
 from app.core import pages, sql, uploads
@@ -146,6 +147,7 @@ async def _submit(request: web.Request, course: courses.Course | None) -> web.Re
 
 
 @routes.get("/admin/courses")
+@roles.needs("viewer")
 async def list_courses(
     request: web.Request, *, import_error: str | None = None, status: int = 200
 ) -> web.Response:
@@ -159,11 +161,13 @@ async def list_courses(
 
 
 @routes.get("/admin/courses/new")
+@roles.needs("editor")
 async def new_course_page(request: web.Request) -> web.Response:
     return await _editor(request, values=dict(NEW_COURSE))
 
 
 @routes.post("/admin/courses/new")
+@roles.needs("editor")
 async def create_course(request: web.Request) -> web.Response:
     return await _submit(request, None)
 
@@ -173,6 +177,7 @@ class ImportRefused(Exception):
 
 
 @routes.post("/admin/courses/import")
+@roles.needs("editor")
 async def import_course(request: web.Request) -> web.Response:
     """A course document file (the export's shape) becomes a new, unpublished course."""
     try:
@@ -215,17 +220,20 @@ def _where(messages) -> str:
 
 
 @routes.get(COURSE)
+@roles.needs("viewer")
 async def course_page(request: web.Request) -> web.Response:
     course = await read_course_or_404(request)
     return await _editor(request, course=course, values=editor_values(course))
 
 
 @routes.post(COURSE)
+@roles.needs("editor")
 async def save_course(request: web.Request) -> web.Response:
     return await _submit(request, await read_course_or_404(request))
 
 
 @routes.get(COURSE + "/export.json")
+@roles.needs("viewer")
 async def export_course(request: web.Request) -> web.Response:
     """The course document, with the course's id (so load-data can read it as a record)."""
     course = await read_course_or_404(request)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncpg
 from aiohttp import web
 
+from app.admin import roles
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import sql
 from app.core.keys import POOL
@@ -18,11 +20,14 @@ SQL = sql.load(
 )
 
 
-async def _counts(db: asyncpg.Pool) -> dict:
-    counts = dict(await db.fetchrow(SQL.dashboard))
+async def _counts(db: asyncpg.Pool, markets: list[str]) -> dict:
+    """The counts of riders of `markets` (empty: every market), and the jobs' last runs."""
+    counts = dict(await db.fetchrow(SQL.dashboard, markets))
     return {"counts": counts, "job_runs": await db.fetch(SQL.last_job_runs)}
 
 
 @routes.get("/admin")
+@roles.needs("viewer")
 async def dashboard(request: web.Request) -> web.Response:
-    return render(request, "admin/dashboard.html", await _counts(request.app[POOL]))
+    counts = await _counts(request.app[POOL], roles.market_limit(request[ADMIN]))
+    return render(request, "admin/dashboard.html", counts)

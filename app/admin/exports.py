@@ -20,7 +20,9 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, validate
 
+from app.admin import roles
 from app.admin.csv_riders import FIELDS
+from app.admin.guard import ADMIN
 from app.admin.messages import MessageFilters, message_filters
 from app.admin.riders import RiderFilters
 from app.admin.search import matching_riders_parameters
@@ -127,11 +129,11 @@ def _query(schema: Schema, request: web.Request) -> dict:
         raise BadExport(f"{name}: {message}") from None
 
 
-def rider_filters(values: dict) -> list:
-    """The parameters of admin_matching_riders for the riders list's filters, then whether any
-    is given."""
-    filters = matching_riders_parameters(values)
-    return [*filters, any(value is not None for value in filters)]
+def rider_filters(values: dict, markets: list[str]) -> list:
+    """The parameters of admin_matching_riders for the riders list's filters and the admin's
+    `markets`, then whether any of them narrows the export."""
+    filters = matching_riders_parameters(values, markets)
+    return [*filters, any(value is not None for value in filters[:-1]) or bool(markets)]
 
 
 def part_count(rows: int) -> int:
@@ -149,9 +151,10 @@ async def _export(
     try:
         values = _query(schema, request)
         part = values["part"]
+        filters = to_filters(values, roles.market_limit(request[ADMIN]))
         async with (
             EXPORTS.slot(),
-            export_rows(request.app[READ_POOL], name, to_filters(values)) as (count, rows),
+            export_rows(request.app[READ_POOL], name, filters) as (count, rows),
         ):
             parts = part_count(count)
             if part > parts:
@@ -238,6 +241,7 @@ QUERIES = {
 
 
 @routes.get("/admin/exports/{name:" + "|".join(QUERIES) + "}.csv")
+@roles.needs("editor")
 async def export(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     query, filters = QUERIES[name]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import layout
+from app.admin import layout, roles
 from app.admin.guard import ADMIN
 from app.ai import runner, sources
 from app.core import pages, uploads
@@ -17,6 +17,7 @@ routes = web.RouteTableDef()
 
 
 @routes.get("/admin/courses/generate")
+@roles.needs("editor")
 async def generate_page(
     request: web.Request, status: int = 200, error: str | None = None
 ) -> web.Response:
@@ -26,6 +27,7 @@ async def generate_page(
 
 
 @routes.post("/admin/courses/generate")
+@roles.needs("editor")
 async def generate(request: web.Request) -> web.StreamResponse:
     if not request.app[SETTINGS].ai_configured:
         return await generate_page(request, 503, NOT_CONFIGURED)

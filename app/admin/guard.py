@@ -1,12 +1,16 @@
 """Every `/admin` page but sign-in and setup needs a live admin session; without one the
-browser is sent (303) to the sign-in page. The session's admin is `request[ADMIN]`."""
+browser is sent (303) to the sign-in page. The session's admin is `request[ADMIN]`, loaded
+again on every request, so a change to their role or markets counts from their next one.
+
+Every signed-in route declares the least role that may use it (`roles.needs`); one that
+declares none is refused (403) rather than open to every role (docs/security.md, roles)."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
 from app.admin import accounts
-from app.core import csrf, sessions
+from app.core import audit, csrf, sessions, throttle
 from app.core.keys import POOL
 
 PUBLIC_PATHS = frozenset({"/admin/sign-in", "/admin/setup"})
@@ -15,8 +19,19 @@ SIGN_IN = "/admin/sign-in"
 ADMIN = web.RequestKey("admin", accounts.Admin)
 
 
+def actor(request: web.Request) -> audit.Actor:
+    """The signed-in admin as the audit log names who made a change."""
+    return audit.Actor(request[ADMIN].email, throttle.client_address(request))
+
+
 def _in_panel(path: str) -> bool:
     return path == "/admin" or path.startswith("/admin/")
+
+
+def _declares_role(match_info: web.UrlMappingMatchInfo) -> bool:
+    """Whether the route's handler declares its role (`roles.needs` marks it); an address
+    with no route answers its own 404 or 405."""
+    return match_info.http_exception is not None or hasattr(match_info.handler, "role")
 
 
 @web.middleware
@@ -29,6 +44,8 @@ async def guard(request: web.Request, handler):
         raise web.HTTPSeeOther(SIGN_IN)
     request[csrf.SESSION] = session
     request[ADMIN] = await accounts.admin(pool, session.admin_id)
+    if not _declares_role(request.match_info):
+        raise web.HTTPForbidden
     response = await handler(request)
     sessions.renew_cookie(request, response, sessions.ADMIN, session)
     return response

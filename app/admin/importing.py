@@ -22,6 +22,7 @@ import asyncpg
 import structlog
 from aiohttp import web
 
+from app.admin import roles
 from app.admin.csv_riders import (
     NO_ROWS,
     Batch,
@@ -210,6 +211,7 @@ def _form(request: web.Request, status: int = 200, problem: str | None = None) -
 
 
 @routes.get("/admin/import")
+@roles.needs("editor")
 async def import_page(request: web.Request) -> web.Response:
     return _form(request)
 
@@ -223,6 +225,7 @@ SAMPLE = (
 
 
 @routes.get("/admin/import/sample.csv")
+@roles.needs("editor")
 async def download_sample(request: web.Request) -> web.Response:
     return web.Response(
         text=SAMPLE,
@@ -232,6 +235,7 @@ async def download_sample(request: web.Request) -> web.Response:
 
 
 @routes.post("/admin/import")
+@roles.needs("editor")
 @bulk_route
 async def upload_riders(request: web.Request) -> web.Response:
     with tempfile.TemporaryFile() as upload:
@@ -252,6 +256,7 @@ async def upload_riders(request: web.Request) -> web.Response:
 
 
 @routes.get("/admin/import/{import_id}/rejected.csv")
+@roles.needs("editor")
 async def download_rejected(request: web.Request) -> web.StreamResponse:
     import_id = pages.uuid_in_path(request, "import_id")
     pool = request.app[POOL]

@@ -9,6 +9,7 @@ import asyncio
 import structlog
 from aiohttp import web
 
+from app.admin import roles
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.ai import runner
@@ -46,6 +47,7 @@ async def _jobs_page(request, status=200, *, problem=None):
 
 
 @routes.get("/admin/jobs")
+@roles.needs("viewer")
 async def jobs_page(request: web.Request) -> web.Response:
     return await _jobs_page(request)
 
@@ -64,6 +66,7 @@ async def _run(name: str, context: JobContext, admin_id: int) -> None:
 
 
 @routes.post("/admin/jobs/{job}/run")
+@roles.needs("owner")
 async def run_now(request: web.Request) -> web.Response:
     name = request.match_info["job"]
     if name not in RUNNABLE:
@@ -80,6 +83,7 @@ async def run_now(request: web.Request) -> web.Response:
 
 
 @routes.get("/admin/jobs/{job_id}")
+@roles.needs("viewer")
 async def ai_job_page(request: web.Request) -> web.Response:
     job = await runner.find(request.app[POOL], pages.uuid_in_path(request, "job_id"))
     if job is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import layout
+from app.admin import layout, roles
 from app.admin.guard import ADMIN
 from app.ai import knowledge, sources
 from app.core import pages, uploads
@@ -34,11 +34,13 @@ async def _knowledge_page(request: web.Request, status: int = 200, error: str | 
 
 
 @routes.get("/admin/knowledge")
+@roles.needs("viewer")
 async def knowledge_page(request: web.Request) -> web.Response:
     return await _knowledge_page(request)
 
 
 @routes.post("/admin/knowledge")
+@roles.needs("editor")
 async def upload_knowledge(request: web.Request) -> web.StreamResponse:
     try:
         name, data = await uploads.read_file(request, sources.FILE_LIMIT)
@@ -55,6 +57,7 @@ async def upload_knowledge(request: web.Request) -> web.StreamResponse:
 
 
 @routes.get("/admin/knowledge/{document_id}/delete")
+@roles.needs("editor")
 async def delete_page(request: web.Request) -> web.Response:
     document_id = _document_id(request)
     document = await knowledge.document(request.app[POOL], document_id)
@@ -76,6 +79,7 @@ async def delete_page(request: web.Request) -> web.Response:
 
 
 @routes.post("/admin/knowledge/{document_id}/delete")
+@roles.needs("editor")
 async def delete_knowledge(request: web.Request) -> web.StreamResponse:
     if await knowledge.delete(request.app[POOL], _document_id(request)) is None:
         raise ApiError(404, "Document not found")

@@ -1,4 +1,6 @@
-"""Rendering a signed-in page of the panel: the layout's navigation and the admin's name."""
+"""Rendering a signed-in page of the panel: the layout's navigation and the admin's name, and
+`may(role)` for the templates, which show a button, link or form only to an admin whose role
+may use it (docs/security.md, admin roles)."""
 
 from __future__ import annotations
 
@@ -10,28 +12,35 @@ from app.core import pages
 from app.core.errors import PAGE_HINTS
 from app.core.keys import SETTINGS
 
-# The navigation bar: the pages of DESIGN §8, and the reports (§14).
+# The navigation bar: the panel's pages and the reports, each with the least role its page
+# needs (an admin sees only the entries their role may open).
 NAVIGATION = (
-    ("/admin", "Dashboard"),
-    ("/admin/riders", "Riders"),
-    ("/admin/import", "Import"),
-    ("/admin/paths", "Paths"),
-    ("/admin/assign", "Assign"),
-    ("/admin/courses", "Courses"),
-    ("/admin/reports", "Reports"),
-    ("/admin/knowledge", "Knowledge"),
-    ("/admin/messages", "Messages"),
-    ("/admin/jobs", "Jobs"),
-    ("/admin/admins", "Admins"),
-    ("/admin/webhooks", "Webhooks"),
+    ("/admin", "Dashboard", "viewer"),
+    ("/admin/riders", "Riders", "viewer"),
+    ("/admin/import", "Import", "editor"),
+    ("/admin/paths", "Paths", "viewer"),
+    ("/admin/assign", "Assign", "editor"),
+    ("/admin/courses", "Courses", "viewer"),
+    ("/admin/reports", "Reports", "viewer"),
+    ("/admin/knowledge", "Knowledge", "viewer"),
+    ("/admin/messages", "Messages", "viewer"),
+    ("/admin/jobs", "Jobs", "viewer"),
+    ("/admin/admins", "Admins", "owner"),
+    ("/admin/webhooks", "Webhooks", "owner"),
 )
 
 
 def render(request: web.Request, template: str, context: dict, status: int = 200) -> web.Response:
     """`ai_configured`: the course pages offer the AI's buttons only when it is."""
+    admin = request[ADMIN]
+
+    def may(role: str) -> bool:
+        return roles.allows(admin, role)
+
     context = {
-        "navigation": NAVIGATION,
-        "admin": request[ADMIN],
+        "navigation": [(href, label) for href, label, role in NAVIGATION if may(role)],
+        "may": may,
+        "admin": admin,
         "ai_configured": request.app[SETTINGS].ai_configured,
         **context,
     }

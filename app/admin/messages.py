@@ -10,6 +10,8 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from app.admin import roles
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import database, sql
 from app.core.forms import read
@@ -50,14 +52,15 @@ class MessagesQuery(MessageFilters):
     before = fields.String(validate=validate.Regexp(ASCII_DIGITS, error="Not a message."))
 
 
-def message_filters(values: dict) -> list:
-    """Status, kind and the UTC day range [from, to + 1 day), as the page's and the export's
-    statements take them."""
+def message_filters(values: dict, markets: list[str]) -> list:
+    """Status, kind, the UTC day range [from, to + 1 day) and the admin's `markets` (empty:
+    every market), as the page's and the export's statements take them."""
     return [
         values.get("status"),
         values.get("kind"),
         _day_start(values["since"]) if "since" in values else None,
         _day_start(values["until"]) + timedelta(days=1) if "until" in values else None,
+        markets,
     ]
 
 
@@ -85,6 +88,7 @@ FILTERS = {"status": "status", "kind": "kind", "since": "from", "until": "to"}
 
 
 @routes.get("/admin/messages")
+@roles.needs("viewer")
 async def messages_list(request: web.Request) -> web.Response:
     values, errors = read(MessagesQuery(), request.query)
     context = {
@@ -99,7 +103,8 @@ async def messages_list(request: web.Request) -> web.Response:
         return render(request, "admin/messages.html", {**context, "filters": filters}, status=400)
     filters = {query: values[name] for name, query in FILTERS.items() if name in values}
     before = int(values["before"]) if "before" in values else None
-    rows = await messages_page(request.app[POOL], before, message_filters(values), PAGE_SIZE + 1)
+    filtered = message_filters(values, roles.market_limit(request[ADMIN]))
+    rows = await messages_page(request.app[POOL], before, filtered, PAGE_SIZE + 1)
     context["filters"] = filters
     context["messages"] = rows[:PAGE_SIZE]
     if len(rows) > PAGE_SIZE:

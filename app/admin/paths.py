@@ -13,6 +13,7 @@ import asyncpg
 from aiohttp import web
 from marshmallow import ValidationError, validate
 
+from app.admin import roles
 from app.admin.layout import render
 from app.core import pages, sql
 from app.core.database import Db
@@ -167,22 +168,26 @@ async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Respon
 
 
 @routes.get("/admin/paths")
+@roles.needs("viewer")
 async def list_paths(request: web.Request) -> web.Response:
     paths = await path_list(request.app[POOL])
     return render(request, "admin/paths/list.html", {"paths": paths, "rules": dict(RULES)})
 
 
 @routes.get("/admin/paths/new")
+@roles.needs("editor")
 async def new_path_page(request: web.Request) -> web.Response:
     return await _form_page(request, values=NEW_PATH)
 
 
 @routes.post("/admin/paths/new")
+@roles.needs("editor")
 async def create_path(request: web.Request) -> web.Response:
     return await _submit(request, None)
 
 
 @routes.get("/admin/paths/{path_id}")
+@roles.needs("viewer")
 async def path_page(request: web.Request) -> web.Response:
     path_id = pages.uuid_in_path(request, "path_id")
     row = await path(request.app[POOL], path_id)
@@ -192,6 +197,7 @@ async def path_page(request: web.Request) -> web.Response:
 
 
 @routes.post("/admin/paths/{path_id}")
+@roles.needs("editor")
 async def save_path(request: web.Request) -> web.Response:
     path_id = pages.uuid_in_path(request, "path_id")
     if await path(request.app[POOL], path_id) is None:

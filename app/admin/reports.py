@@ -22,8 +22,10 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from app.admin import roles
 from app.admin.assign import rider_choices
 from app.admin.exports import csv_rows, stream_csv
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.report_charts import ATTEMPT_BUCKETS, SCORE_BUCKETS, charts, course_charts
 from app.core import database, html, sql
@@ -77,8 +79,10 @@ class ReportFilters(Schema):
 
 
 def _riders(values: dict) -> list:
-    """Markets and cities as the statements take them: NULL for any."""
-    return [values.get("markets") or None, values.get("cities") or None]
+    """Markets (those chosen, within the admin's) and cities as the statements take them:
+    NULL for any. The summaries are counted by market, so an admin's markets are a sum of
+    their rows, as quick as any filter."""
+    return [values["rider_markets"], values.get("cities") or None]
 
 
 def _assigned(values: dict) -> list:
@@ -170,7 +174,15 @@ async def course_report(pool: asyncpg.Pool, course: Course, values: dict) -> dic
 
 
 def _filters(request: web.Request) -> tuple[dict, dict]:
-    return read(ReportFilters(), request.query)
+    """The filters of the address; valid ones with `rider_markets`, the markets the reports
+    count (see `_riders`)."""
+    values, errors = read(ReportFilters(), request.query)
+    admin = request[ADMIN]
+    if not errors and (outside := roles.outside_markets(admin, values.get("markets"))):
+        errors = {"markets": outside}
+    if not errors:
+        values["rider_markets"] = roles.within_markets(admin, values.get("markets"))
+    return values, errors
 
 
 async def _page_context(request: web.Request) -> tuple[dict, dict]:
@@ -182,7 +194,7 @@ async def _page_context(request: web.Request) -> tuple[dict, dict]:
     context = {
         "values": values,
         "errors": errors,
-        "markets": MARKETS,
+        "markets": roles.market_choices(request[ADMIN]),
         "cities": cities,
         "query": "" if errors else query_string(values),
         "refreshed_at": refreshed_at,
@@ -192,6 +204,7 @@ async def _page_context(request: web.Request) -> tuple[dict, dict]:
 
 
 @routes.get("/admin/reports")
+@roles.needs("viewer")
 async def reports_page(request: web.Request) -> web.Response:
     values, context = await _page_context(request)
     if context["errors"]:
@@ -225,6 +238,7 @@ async def _course(request: web.Request) -> Course:
 
 
 @routes.get(COURSE)
+@roles.needs("viewer")
 async def course_report_page(request: web.Request) -> web.Response:
     course = await _course(request)
     values, context = await _page_context(request)
@@ -259,6 +273,7 @@ PATHS_KEYS = ("path_id", "path", "assigned", "completed", "completion_rate", "ov
 
 
 @routes.get("/admin/reports/paths.csv")
+@roles.needs("viewer")
 async def paths_csv(request: web.Request) -> web.StreamResponse:
     async def rows(values):
         found = await paths_report(request.app[READ_POOL], values)
@@ -268,6 +283,7 @@ async def paths_csv(request: web.Request) -> web.StreamResponse:
 
 
 @routes.get("/admin/reports/weeks.csv")
+@roles.needs("viewer")
 async def weeks_csv(request: web.Request) -> web.StreamResponse:
     async def rows(values):
         return [list(row) for row in await weeks_report(request.app[READ_POOL], values)]
@@ -276,6 +292,7 @@ async def weeks_csv(request: web.Request) -> web.StreamResponse:
 
 
 @routes.get("/admin/reports/overdue.csv")
+@roles.needs("viewer")
 async def overdue_csv(request: web.Request) -> web.StreamResponse:
     async def rows(values):
         return [list(row) for row in await overdue_report(request.app[READ_POOL], values)]
@@ -288,6 +305,7 @@ QUESTION_KEYS = ("question", "text", "answered", "first_correct_rate", "correct_
 
 
 @routes.get(COURSE + ".csv")
+@roles.needs("viewer")
 async def course_csv(request: web.Request) -> web.StreamResponse:
     course = await _course(request)
 

@@ -10,8 +10,11 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
+from app.admin import roles
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sessions, sql
+from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
 from app.messaging.links import revoke_links
@@ -55,10 +58,16 @@ SQL = sql.load(
 RIDER_PAGE_MESSAGES = 20
 
 
-async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str) -> dict | None:
-    """Everything the rider page shows, or None for an unknown rider."""
+async def _profile(db: Db, rider_id: str, markets: list[str]) -> asyncpg.Record | None:
+    """The rider's profile, or None for an unknown rider or one outside `markets` (the
+    admin's; empty: every market)."""
+    return await db.fetchrow(SQL.rider_profile, rider_id, markets)
+
+
+async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str, markets: list[str]) -> dict | None:
+    """Everything the rider page shows, or None for a rider the admin cannot see."""
     async with pool.acquire() as conn:
-        profile = await conn.fetchrow(SQL.rider_profile, rider_id)
+        profile = await _profile(conn, rider_id, markets)
         if profile is None:
             return None
         return {
@@ -86,7 +95,7 @@ NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path ope
 
 async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
     """The rider page; `form` names the action whose `errors` (and entered values) it shows."""
-    found = await _rider_page_rows(request.app[POOL], rider_id)
+    found = await _rider_page_rows(request.app[POOL], rider_id, roles.market_limit(request[ADMIN]))
     if found is None:
         raise web.HTTPNotFound
     context = {
@@ -109,17 +118,30 @@ def _back(rider_id: str) -> web.Response:
 
 
 @routes.get(RIDER)
+@roles.needs("viewer")
 async def rider_page(request: web.Request) -> web.Response:
     return await _rider_page(request, request.match_info["rider_id"])
 
 
+async def _rider_id(request: web.Request) -> str:
+    """The rider of the address; 404 for one outside the admin's markets, so no action
+    reaches a rider the admin cannot see (an unknown rider is each action's own 404)."""
+    rider_id = request.match_info["rider_id"]
+    markets = roles.market_limit(request[ADMIN])
+    if markets and await _profile(request.app[POOL], rider_id, markets) is None:
+        raise web.HTTPNotFound
+    return rider_id
+
+
 async def _posted(request: web.Request, form) -> tuple[str, dict, dict]:
     """The rider of the address, and the posted form's values and errors."""
+    rider_id = await _rider_id(request)
     values, errors = read(form, await request.post())
-    return request.match_info["rider_id"], values, errors
+    return rider_id, values, errors
 
 
 @routes.post(RIDER + "/status")
+@roles.needs("editor")
 async def set_status(request: web.Request) -> web.Response:
     rider_id, values, errors = await _posted(request, RiderStatusForm())
     if errors:
@@ -139,7 +161,7 @@ async def set_status(request: web.Request) -> web.Response:
 async def _confirm(request: web.Request, rider_id: str, action: str, **asked) -> web.Response:
     """The page that asks before a risky action on the rider (`admin/confirm.html`): `title`
     is made with the rider's name (`{name}`), the form posts to the rider page's `action`."""
-    rider = await request.app[POOL].fetchrow(SQL.rider_profile, rider_id)
+    rider = await _profile(request.app[POOL], rider_id, roles.market_limit(request[ADMIN]))
     if rider is None:
         raise web.HTTPNotFound
     rider_page = _address(rider_id)
@@ -171,6 +193,7 @@ async def _confirm_inactive(request: web.Request, rider_id: str) -> web.Response
 
 
 @routes.get(RIDER + "/pin")
+@roles.needs("editor")
 async def reset_pin_page(request: web.Request) -> web.Response:
     return await _confirm(
         request,
@@ -188,8 +211,9 @@ async def reset_pin_page(request: web.Request) -> web.Response:
 
 
 @routes.post(RIDER + "/pin")
+@roles.needs("editor")
 async def reset_pin(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
+    rider_id = await _rider_id(request)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
     pin_hash = hash_pin(pepper_of(request.app[SETTINGS]), pin)
     async with request.app[POOL].acquire() as conn, conn.transaction():
@@ -202,8 +226,9 @@ async def reset_pin(request: web.Request) -> web.Response:
 
 
 @routes.post(RIDER + "/links/revoke")
+@roles.needs("editor")
 async def revoke_rider_links(request: web.Request) -> web.Response:
-    rider_id = request.match_info["rider_id"]
+    rider_id = await _rider_id(request)
     if not await revoke_links(request.app[POOL], rider_id):
         raise web.HTTPNotFound
     notice = f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
@@ -211,6 +236,7 @@ async def revoke_rider_links(request: web.Request) -> web.Response:
 
 
 @routes.post(RIDER + "/flags")
+@roles.needs("editor")
 async def add_flag(request: web.Request) -> web.Response:
     rider_id, values, errors = await _posted(request, RiderFlagForm())
     if errors:
@@ -230,6 +256,7 @@ async def add_flag(request: web.Request) -> web.Response:
 
 
 @routes.post(RIDER + "/assignments")
+@roles.needs("editor")
 async def assign_rider_path(request: web.Request) -> web.Response:
     rider_id, values, errors = await _posted(request, RiderPathForm())
     if errors:

@@ -7,6 +7,8 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
+from app.admin import roles
+from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.search import RiderSearch, matching_riders_parameters, rider_search
 from app.core import database, sql
@@ -44,8 +46,14 @@ class RidersQuery(RiderFilters):
 
 
 async def riders_page(
-    pool: asyncpg.Pool, after: str, search: RiderSearch, filters: dict, limit: int
+    pool: asyncpg.Pool,
+    after: str,
+    search: RiderSearch,
+    filters: dict,
+    markets: list[str],
+    limit: int,
 ) -> list[asyncpg.Record]:
+    """A page of the riders matching `filters`, of the admin's `markets` (empty: all)."""
     async with database.planned_per_call(pool, readonly=True) as conn:
         return await conn.fetch(
             SQL.riders_page,
@@ -60,15 +68,16 @@ async def riders_page(
             filters.get("nationality"),
             limit,
             filters.get("overdue") == "1",
+            markets,
         )
 
 
-async def riders_count(pool: asyncpg.Pool, filters: dict) -> int:
-    """How many riders match the list's filters, counted up to COUNT_LIMIT + 1."""
+async def riders_count(pool: asyncpg.Pool, filters: dict, markets: list[str]) -> int:
+    """How many riders match the list's filters, of the admin's `markets`, counted up to
+    COUNT_LIMIT + 1."""
+    parameters = matching_riders_parameters(filters, markets)
     async with database.planned_per_call(pool, readonly=True) as conn:
-        return await conn.fetchval(
-            SQL.riders_count, *matching_riders_parameters(filters), COUNT_LIMIT + 1
-        )
+        return await conn.fetchval(SQL.riders_count, *parameters, COUNT_LIMIT + 1)
 
 
 PAGE_SIZE = 50
@@ -78,13 +87,14 @@ FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality", "over
 
 
 @routes.get("/admin/riders")
+@roles.needs("viewer")
 async def riders_list(request: web.Request) -> web.Response:
     values, errors = read(RidersQuery(), request.query)
     filters = {name: values[name] for name in FILTERS if values.get(name)}
     context = {
         "filters": filters,
         "errors": errors,
-        "markets": MARKETS,
+        "markets": roles.market_choices(request[ADMIN]),
         "statuses": STATUSES,
         "count_limit": COUNT_LIMIT,
     }
@@ -93,12 +103,14 @@ async def riders_list(request: web.Request) -> web.Response:
     after = values.get("after", "")
     search = rider_search(values.get("q"))
     pool = request.app[POOL]
-    rows = await riders_page(pool, after, search, filters, PAGE_SIZE + 1)
+    markets = roles.market_limit(request[ADMIN])
+    rows = await riders_page(pool, after, search, filters, markets, PAGE_SIZE + 1)
     more = len(rows) > PAGE_SIZE
     riders = rows[:PAGE_SIZE]
     context["riders"] = riders
     context["next_after"] = riders[-1]["rider_id"] if more else None
     # A first page that holds every match is its own count.
-    context["matches"] = await riders_count(pool, filters) if more or after else len(riders)
+    matches = await riders_count(pool, filters, markets) if more or after else len(riders)
+    context["matches"] = matches
     context["too_short"] = search.too_short
     return render(request, "admin/riders.html", context)

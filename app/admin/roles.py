@@ -17,6 +17,7 @@ from aiohttp import web
 
 from app.admin.accounts import Admin
 from app.admin.guard import ADMIN
+from app.training.riders import MARKETS
 
 ROLES = ("viewer", "editor", "owner")
 
@@ -45,3 +46,34 @@ def needs(role: str):
         return checked
 
     return decorate
+
+
+# Markets (docs/security.md, "Admin roles and markets"): an admin limited to markets sees and
+# changes only riders of those markets, everywhere in the panel. The statements take the
+# limit as one bound text[] parameter, empty for every market:
+# `AND (cardinality($n::text[]) = 0 OR r.market = ANY ($n))`.
+
+
+def market_limit(admin: Admin) -> list[str]:
+    """The admin's markets as the statements' text[] parameter (empty: every market)."""
+    return list(admin.markets)
+
+
+def market_choices(admin: Admin) -> tuple[str, ...]:
+    """The markets a filter or form offers the admin: theirs, or every market."""
+    return admin.markets or MARKETS
+
+
+def outside_markets(admin: Admin, chosen) -> str | None:
+    """Why markets `chosen` in a filter or form are refused (one not the admin's), or None."""
+    outside = [market for market in chosen or () if market not in market_choices(admin)]
+    if outside:
+        mine = ", ".join(admin.markets)
+        return f"You see only riders of {mine}: {', '.join(outside)} is not one of them."
+    return None
+
+
+def within_markets(admin: Admin, chosen) -> list[str] | None:
+    """Markets `chosen` in a filter (None or empty: any), narrowed to the admin's: the markets
+    a statement's filter keeps (None: any). Check `outside_markets` first."""
+    return list(chosen or ()) or market_limit(admin) or None

@@ -42,9 +42,9 @@ def rider_search(q: str | None) -> RiderSearch:
     return RiderSearch(rider_id=q, name_pattern=name, phone_pattern=phone)
 
 
-def matching_riders_parameters(filters: dict) -> list:
-    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters;
-    `q` as rider_search reads it."""
+def matching_riders_parameters(filters: dict, markets: list[str]) -> list:
+    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters and
+    the admin's `markets` (empty: every market); `q` as rider_search reads it."""
     q = filters.get("q")
     phone_end = PHONE_QUERY.match(q) if q else None
     return [
@@ -57,4 +57,5 @@ def matching_riders_parameters(filters: dict) -> list:
         filters.get("city"),
         filters.get("nationality"),
         True if filters.get("overdue") == "1" else None,
+        markets,
     ]

@@ -6,7 +6,7 @@ import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin import accounts
+from app.admin import accounts, roles
 from app.core import database, devices, html, middleware, pages, sessions
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
@@ -96,6 +96,7 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
 
 
 @routes.post("/admin/sign-out")
+@roles.needs("viewer")
 async def sign_out(request: web.Request) -> web.StreamResponse:
     return await sessions.sign_out(request, sessions.ADMIN, pages.see_other("/admin/sign-in"))
 

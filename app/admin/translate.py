@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin import layout
+from app.admin import layout, roles
 from app.admin.generate import NOT_CONFIGURED
 from app.admin.guard import ADMIN
 from app.ai import runner
@@ -49,11 +49,13 @@ def _translate_page(request, course, status=200, *, values=None, errors=None, pr
 
 
 @routes.get("/admin/courses/{course_id}/translate")
+@roles.needs("editor")
 async def translate_page(request: web.Request) -> web.Response:
     return _translate_page(request, await _course(request))
 
 
 @routes.post("/admin/courses/{course_id}/translate")
+@roles.needs("editor")
 async def translate(request: web.Request) -> web.StreamResponse:
     course = await _course(request)
     values, errors = read(TranslateForm(), await request.post())

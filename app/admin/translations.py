@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from app.admin import roles
 from app.admin.course_form import read_translation
 from app.admin.courses import COURSE, LANGUAGE, read_course_or_404
 from app.admin.layout import render
@@ -37,6 +38,7 @@ async def _course_to_translate(request: web.Request):
 
 
 @routes.get(COURSE + "/translations/" + LANGUAGE)
+@roles.needs("viewer")
 async def translation_page(request: web.Request) -> web.Response:
     language, course = await _course_to_translate(request)
     translated = await read_course_or_404(request, language)
@@ -52,6 +54,7 @@ async def translation_page(request: web.Request) -> web.Response:
 
 
 @routes.post(COURSE + "/translations/" + LANGUAGE)
+@roles.needs("editor")
 async def save_translation(request: web.Request) -> web.Response:
     """An admin's translation is a reviewed one."""
     language, course = await _course_to_translate(request)
@@ -80,6 +83,7 @@ async def save_translation(request: web.Request) -> web.Response:
 
 
 @routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
+@roles.needs("editor")
 async def review_translation(request: web.Request) -> web.Response:
     language = request.match_info["language"]
     course_id = pages.uuid_in_path(request, "course_id")

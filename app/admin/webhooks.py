@@ -12,6 +12,7 @@ import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
+from app.admin import roles
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.core import pages, sql
@@ -86,6 +87,7 @@ async def replay(db: Db, endpoint_id: uuid.UUID, delivery_id: int) -> bool:
 
 
 @routes.get("/admin/webhooks")
+@roles.needs("owner")
 async def webhooks_page(
     request: web.Request, status: int = 200, *, values=None, errors=None
 ) -> web.Response:
@@ -123,6 +125,7 @@ def _back(endpoint_id: uuid.UUID, done: str) -> web.Response:
 
 
 @routes.post("/admin/webhooks")
+@roles.needs("owner")
 async def add_endpoint(request: web.Request) -> web.Response:
     values, errors = read(EndpointForm(), await request.post())
     allow_private = request.app[SETTINGS].webhooks_allow_private
@@ -137,6 +140,7 @@ async def add_endpoint(request: web.Request) -> web.Response:
 
 
 @routes.get("/admin/webhooks/{endpoint_id}")
+@roles.needs("owner")
 async def endpoint_page(request: web.Request) -> web.Response:
     return await _endpoint_page(request, pages.uuid_in_path(request, "endpoint_id"))
 
@@ -149,16 +153,19 @@ async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/enable")
+@roles.needs("owner")
 async def enable_endpoint(request: web.Request) -> web.Response:
     return await _set_enabled(request, True)
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/disable")
+@roles.needs("owner")
 async def disable_endpoint(request: web.Request) -> web.Response:
     return await _set_enabled(request, False)
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/test")
+@roles.needs("owner")
 async def send_test_event(request: web.Request) -> web.Response:
     endpoint = await _endpoint(request, pages.uuid_in_path(request, "endpoint_id"))
     async with request.app[POOL].acquire() as conn:
@@ -167,12 +174,14 @@ async def send_test_event(request: web.Request) -> web.Response:
 
 
 @routes.get("/admin/webhooks/{endpoint_id}/delete")
+@roles.needs("owner")
 async def delete_page(request: web.Request) -> web.Response:
     endpoint = await _endpoint(request, pages.uuid_in_path(request, "endpoint_id"))
     return render(request, "admin/webhooks/delete.html", {"endpoint": endpoint})
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/delete")
+@roles.needs("owner")
 async def delete_endpoint(request: web.Request) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     if not await delete(request.app[POOL], endpoint_id):
@@ -182,6 +191,7 @@ async def delete_endpoint(request: web.Request) -> web.Response:
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/deliveries/{delivery_id:[0-9]{1,18}}/replay")
+@roles.needs("owner")
 async def replay_delivery(request: web.Request) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     delivery_id = int(request.match_info["delivery_id"])

@@ -1,7 +1,7 @@
--- The messages list (/admin/messages): up to $6 messages before message $1 (NULL: the newest
+-- The messages list (/admin/messages): up to $7 messages before message $1 (NULL: the newest
 -- first) in (created_at, message_id) order, newest first, with every filter given ($2 status,
--- $3 kind, $4 from, $5 until: a UTC time range, until exclusive; NULL: any). Run planned per
--- call. Served by messages_created (the order, the keyset and the dates), messages_unsent for
+-- $3 kind, $4 from, $5 until: a UTC time range, until exclusive; NULL: any) to riders of the
+-- admin's markets $6 (empty: every market). Run planned per call. Served by messages_created (the order, the keyset and the dates), messages_unsent for
 -- failed and logged ones; riders by primary key for the name.
 SELECT m.message_id, m.rider_id, r.name, m.kind, m.status, m.error, m.created_at
 FROM messages m
@@ -13,5 +13,6 @@ WHERE ($1::bigint IS NULL
   AND ($3::text IS NULL OR m.kind = $3)
   AND ($4::timestamptz IS NULL OR m.created_at >= $4)
   AND ($5::timestamptz IS NULL OR m.created_at < $5)
+  AND (cardinality($6::text[]) = 0 OR r.market = ANY ($6))
 ORDER BY m.created_at DESC, m.message_id DESC
-LIMIT $6
+LIMIT $7

@@ -3,7 +3,8 @@
 -- ILIKE $3, or the reversed phone is LIKE $4; $3/$4 NULL when q cannot be a name/phone
 -- search) and every filter given ($5 market, $6 status, $7 vehicle type, $8 city,
 -- $9 nationality; NULL: any; $11 true: only riders with an open assignment past its deadline,
--- probed through assignments_once's rider_id prefix). Run planned per call (app.core.database.planned_per_call), so
+-- probed through assignments_once's rider_id prefix), of the admin's markets $12 (empty: every
+-- market; docs/security.md). Run planned per call (app.core.database.planned_per_call), so
 -- what is not given drops out of the plan.
 -- Two disjoint branches: every rider (no q) or the name matches, as its own first page in
 -- rider ID order, so that PostgreSQL may walk the primary key and stop after a page (a name
@@ -23,6 +24,8 @@ FROM (
        AND ($7::text IS NULL OR vehicle_type = $7)
        AND ($8::text IS NULL OR city = $8)
        AND ($9::text IS NULL OR nationality = $9)
+      AND (cardinality($12::text[]) = 0 OR market = ANY ($12))
+       AND (cardinality($12::text[]) = 0 OR market = ANY ($12))
        AND (NOT $11 OR rider_id IN (SELECT a.rider_id FROM assignments a
                                     WHERE a.completed_at IS NULL AND a.deadline < now()))
      ORDER BY rider_id
@@ -38,6 +41,7 @@ FROM (
       AND ($7::text IS NULL OR vehicle_type = $7)
       AND ($8::text IS NULL OR city = $8)
       AND ($9::text IS NULL OR nationality = $9)
+      AND (cardinality($12::text[]) = 0 OR market = ANY ($12))
       AND (NOT $11 OR rider_id IN (SELECT a.rider_id FROM assignments a
                                    WHERE a.completed_at IS NULL AND a.deadline < now()))
 ) r

@@ -55,14 +55,14 @@ async def test_disabling_ends_the_admins_sessions_at_once(client, make_client, m
     assert "disabled " in page
 
 
-async def test_the_last_active_admin_cannot_be_disabled(admin_client, make_admin, db):
+async def test_the_last_active_owner_cannot_be_disabled(admin_client, make_admin, db):
     await make_admin(email="old@example.com", disabled=True)
     response = await admin_client.submit(
         "/admin/admins/disable", {"email": "ada@example.com"}, form_page="/admin/admins"
     )
     assert response.status == 400
     page = await response.text()
-    assert "This is the last active admin" in page
+    assert "This is the last active owner" in page
     assert 'id="disable-email"' in page and 'value="ada@example.com"' in page
     assert await db.fetchval("SELECT count(*) FROM admins WHERE disabled_at IS NULL") == 1
     assert (await admin_client.get("/admin", allow_redirects=False)).status == 200
@@ -119,7 +119,7 @@ async def test_disabling_is_asked_on_a_page_of_its_own_first(admin_client, make_
 async def test_the_confirm_page_refuses_what_the_disable_would(admin_client, make_admin):
     for email, message in [
         ("nobody@example.com", "No admin has this email."),
-        ("ada@example.com", "This is the last active admin"),
+        ("ada@example.com", "This is the last active owner"),
         ("", "This field is required."),
     ]:
         response = await admin_client.get(f"/admin/admins/disable?email={email}")
