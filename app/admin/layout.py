@@ -24,6 +24,7 @@ NAVIGATION = (
     ("/admin/jobs", "Jobs"),
     ("/admin/admins", "Admins"),
     ("/admin/webhooks", "Webhooks"),
+    ("/admin/api-keys", "API keys"),
 )
 
 
