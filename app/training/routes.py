@@ -272,14 +272,16 @@ async def assign_path(request: web.Request) -> web.Response:
     },
 )
 async def list_completions(request: web.Request) -> web.Response:
-    api_key = request.app[SETTINGS].integration_api_key
+    secret = cursor.secret(request.app[SETTINGS])
+    if secret is None:
+        raise ApiError(503, cursor.NO_SECRET, "api_disabled")
     query = parse_query(_completions_query, request.query)
     limit = query.get("limit", cursor.DEFAULT_LIMIT)
     try:
-        after = cursor.start_key(query.get("cursor"), query.get("since"), api_key)
+        after = cursor.start_key(query.get("cursor"), query.get("since"), secret)
     except cursor.BadCursor:
         raise ApiError(400, cursor.CURSOR_MESSAGE) from None
     # The feed may lag the primary by the replica's replay lag (docs/scale.md).
     async with request.app[READ_POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
-    return json_response(cursor.page(rows, limit, api_key))
+    return json_response(cursor.page(rows, limit, secret))

@@ -19,7 +19,7 @@ from app.web import create_app
 from tests.conftest import TEST_KEYS, make_settings
 from tests.core.test_cli import run
 from tests.core.test_metrics import SCRAPE, TOKEN, samples, value
-from tests.training.helpers import add_rider
+from tests.training.helpers import add_course, add_result, add_rider, utc
 
 KEY = re.compile(r"rok_[A-Za-z0-9_-]{43}")
 # One endpoint that reads nothing a test must arrange, for each scope.
@@ -275,6 +275,21 @@ async def test_without_environment_key_a_database_key_works(make_client, db, sco
     await api_keys.revoke(db, "acme")
     # No live key is left for the scope: disabled again.
     await until(lambda: _is(client, scope, key, 503))
+
+
+async def test_without_environment_key_the_completions_feed_pages(make_client, db):
+    client = await make_client(INTEGRATION_API_KEY=None)
+    key = await create(db, "acme", "training")
+    course = await add_course(db)
+    for number in (1, 2):
+        await add_rider(db, f"R-{number}")
+        await add_result(db, f"R-{number}", course, utc(2026, 3, number), f"KPQRSTV{number + 1}")
+    auth = {"x-api-key": key}
+    first = await (await client.get("/api/v1/completions?limit=1", headers=auth)).json()
+    assert [item["riderId"] for item in first["data"]] == ["R-1"]
+    url = f"/api/v1/completions?limit=1&cursor={first['nextCursor']}"
+    second = await (await client.get(url, headers=auth)).json()
+    assert [item["riderId"] for item in second["data"]] == ["R-2"]
 
 
 async def test_a_non_utf8_key_is_refused(db, client):
