@@ -107,7 +107,7 @@ async def create_api_key(request: web.Request) -> web.Response:
     days = values.get("expires_days")
     days = None if days is None else api_keys.expiry_days(days)
     name, scopes = values["name"], list(dict.fromkeys(values["scopes"]))
-    pad = secrets.token_bytes(len(api_keys.new_key()))
+    pad = secrets.token_bytes(api_keys.KEY_LENGTH)
     async with request.app[POOL].acquire() as conn, conn.transaction():
         created = await api_keys.create(conn, name, scopes, days, pad)
         if created is not None:

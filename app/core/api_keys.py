@@ -36,6 +36,9 @@ SCOPES = {
     "shop-orders": "shop_orders_api_key",
 }
 PREFIX = "rok_"
+# Random bytes of a key: 256 bits, 43 characters of base64url.
+RANDOM_BYTES = 32
+KEY_LENGTH = len(PREFIX) + 43
 # The characters of a key the database keeps and the pages show.
 SHOWN = 8
 # A name: it labels the metrics and appears in the audit log, so it is short and plain.
@@ -82,7 +85,7 @@ def digest(key: str) -> bytes:
 
 
 def new_key() -> str:
-    return PREFIX + secrets.token_urlsafe(32)
+    return PREFIX + secrets.token_urlsafe(RANDOM_BYTES)
 
 
 @dataclass(frozen=True)
