@@ -1,5 +1,5 @@
 """The command line (docs/operations.md, "Commands"): serve, worker, migrate, load-data,
-demo-data, run-job, create-admin, …"""
+demo-data, run-job, create-admin, create-api-key, revoke-api-key, …"""
 
 from __future__ import annotations
 
@@ -95,6 +95,22 @@ def parser() -> argparse.ArgumentParser:
         help="the markets whose riders the admin sees, comma-separated (default: every market; "
         "an existing admin's stay; `all` for every market)",
     )
+    # Scopes and days are checked by the command, so that a wrong one is one line (argparse's
+    # own errors print the usage too).
+    creating = commands.add_parser(
+        "create-api-key", help="create an integrator's API key, printed once on the last line"
+    )
+    creating.add_argument("name", metavar="NAME")
+    creating.add_argument(
+        "--scope",
+        action="append",
+        required=True,
+        metavar="SCOPE",
+        help="training, checks, shop-import or shop-orders; repeat for several",
+    )
+    creating.add_argument("--expires-days", metavar="N", help="refused after N days")
+    revoking_key = commands.add_parser("revoke-api-key", help="refuse an API key from now on")
+    revoking_key.add_argument("name", metavar="NAME")
     return root
 
 

@@ -1,5 +1,6 @@
 """The commands that work on the database (DESIGN §1): migrate, load-data, demo-data,
-run-job, revoke-links, create-admin, and the steps of `serve` before it supervises.
+run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of `serve`
+before it supervises.
 
 Imported by app/cli.py only when one of them runs.
 """
@@ -267,3 +268,47 @@ def create_admin(settings: Settings, args: argparse.Namespace) -> None:
         )
     url = database_url(settings, log)
     asyncio.run(_create_admin(url, args.email, args.name, password, role, markets))
+
+
+async def _create_api_key(url: str, name: str, scopes: list[str], days: int | None) -> None:
+    from app.core import api_keys, audit
+
+    async with database.connect(url) as conn, conn.transaction():
+        created = await api_keys.create(conn, name, scopes, days)
+        if created is None:
+            raise CommandError(f"an API key named {name!r} exists already")
+        summary = api_keys.summary(scopes, days)
+        await audit.record(conn, audit.CLI, "api_key.created", name, summary)
+    print(f"API key {name} created: {summary}. It is shown once, on the next line:")
+    print(created.key)
+
+
+def create_api_key(settings: Settings, args: argparse.Namespace) -> None:
+    from app.core import api_keys
+
+    problem = api_keys.name_problem(args.name) or api_keys.scopes_problem(args.scope)
+    if problem:
+        raise CommandError(problem)
+    days = None
+    if args.expires_days is not None:
+        try:
+            days = api_keys.expiry_days(args.expires_days)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    scopes = list(dict.fromkeys(args.scope))
+    asyncio.run(_create_api_key(database_url(settings, log), args.name, scopes, days))
+
+
+async def _revoke_api_key(url: str, name: str) -> None:
+    from app.core import api_keys, audit
+
+    async with database.connect(url) as conn, conn.transaction():
+        scopes = await api_keys.revoke(conn, name)
+        if scopes is None:
+            raise CommandError(f"no API key named {name!r} that is not revoked already")
+        await audit.record(conn, audit.CLI, "api_key.revoked", name, api_keys.summary(scopes))
+    print(f"API key {name} revoked: every instance refuses it within 5 seconds")
+
+
+def revoke_api_key(settings: Settings, args: argparse.Namespace) -> None:
+    asyncio.run(_revoke_api_key(database_url(settings, log), args.name))

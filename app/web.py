@@ -8,7 +8,7 @@ from aiohttp import web
 
 from app.ai import store as ai_store
 from app.ai.client import provider_context
-from app.core import csrf, database, metrics, openapi, pages, probes
+from app.core import api_keys, csrf, database, metrics, openapi, pages, probes
 from app.core import replica as replica_reads
 from app.core.config import Settings
 from app.core.errors import JSON_ERRORS, ErrorShapes
@@ -93,6 +93,8 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     )
     app[SETTINGS] = settings
     app[DATABASE_URL] = database.session_url(settings, database_url)
+    # What this process read of the integrators' API keys, trusted a few seconds.
+    app[api_keys.CACHE] = api_keys.KeyCache()
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
     app.cleanup_ctx.append(pool_context(settings, database_url))

@@ -20,6 +20,7 @@ BENCHMARKS = (
     "ai",
     "webhooks",
     "metrics",
+    "api_keys",
     "sign_in",
     "offline",
     "memory",

@@ -2,6 +2,7 @@
 
 from app.admin import (
     admins,
+    api_keys,
     assign,
     courses,
     dashboard,
@@ -41,6 +42,7 @@ PAGE_GROUPS = (
     messages,
     job_runs,
     admins,
+    api_keys,
     webhooks,
     importing,
     exports,

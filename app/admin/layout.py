@@ -27,6 +27,7 @@ NAVIGATION = (
     ("/admin/jobs", "Jobs", "viewer"),
     ("/admin/admins", "Admins", "owner"),
     ("/admin/webhooks", "Webhooks", "owner"),
+    ("/admin/api-keys", "API keys", "owner"),
 )
 
 

@@ -14,7 +14,7 @@ from app.checks.schemas import (
     QuestionSchema,
 )
 from app.checks.streaming import MAX_STREAMS, STREAMS, array_response, stream_array
-from app.core.auth import bearer_key
+from app.core.auth import api_key
 from app.core.http import json_response
 from app.core.keys import POOL, READ_POOL
 from app.core.openapi import ErrorSchema, any_of, bearer_schemes
@@ -28,9 +28,10 @@ _questioner_query = QuestionerQuerySchema()
 
 COMMON_ERRORS = {
     400: ("A malformed parameter value; `error` names the parameter.", ErrorSchema),
-    401: ("Missing or wrong key (`unauthorized`).", ErrorSchema),
+    401: ("Missing, wrong, revoked or expired key (`unauthorized`).", ErrorSchema),
     503: (
-        "CHECKS_API_KEY is not set on the server (`api_disabled`), or (check list only) "
+        "No key may call the API: CHECKS_API_KEY is not set and no API key of scope checks is "
+        "live (`api_disabled`), or (check list only) "
         f"{MAX_STREAMS} lists are being streamed already and none ended within 5 s (`busy`; "
         "retry shortly).",
         ErrorSchema,
@@ -38,12 +39,12 @@ COMMON_ERRORS = {
 }
 
 
-SECURITY_SCHEMES = bearer_schemes("Checks", "CHECKS_API_KEY", "Family A")
+SECURITY_SCHEMES = bearer_schemes("Checks", "checks", "CHECKS_API_KEY", "Family A")
 api = functools.partial(
     endpoint,
     routes,
     "GET",
-    guard=bearer_key("checks_api_key"),
+    guard=api_key("checks"),
     tag="Checks",
     security=any_of(SECURITY_SCHEMES),
 )

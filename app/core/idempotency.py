@@ -5,7 +5,8 @@ runs, so of two requests at once exactly one runs, on any instance; its answer i
 for 24 hours. A repeat with the same body (byte for byte) gets that answer again, marked
 `Idempotent-Replayed: true`, and changes nothing; with another body it is refused (422); while
 the first still runs, 409. A 5xx answer, or a failure without an answer, releases the key, so
-the client may retry with it. A key is scoped by operation and API key.
+the client may retry with it. A key is scoped by operation and API key (the caller's: two
+integrators' keys never meet; docs/security.md, "API keys").
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import re
 import asyncpg
 from aiohttp import web
 
-from app.core import sql, tokens
+from app.core import sql
+from app.core.api_keys import CALLER
 from app.core.errors import ApiError
 from app.core.http import RAW_BODY, Handler, read_body
-from app.core.keys import ERROR_SHAPES, POOL, SETTINGS
+from app.core.keys import ERROR_SHAPES, POOL
 
 SQL = sql.load(
     "core",
@@ -43,9 +45,9 @@ IN_FLIGHT = f"A request with this {HEADER} is still running; retry when it has a
 CLAIM_TRIES = 3
 
 
-def _scope(request: web.Request, setting: str) -> str:
-    """The operation and a fingerprint of the family's API key (never the key itself)."""
-    fingerprint = tokens.derive(getattr(request.app[SETTINGS], setting), b"idempotency")[:16]
+def _scope(request: web.Request) -> str:
+    """The operation and the fingerprint of the caller's API key (never the key itself)."""
+    fingerprint = request[CALLER].fingerprint
     return f"{request.method} {request.match_info.route.resource.canonical} {fingerprint}"
 
 
@@ -77,10 +79,10 @@ async def _stored_answer(
     raise ApiError(409, IN_FLIGHT, "conflict")
 
 
-def idempotent(setting: str, limit: int):
-    """Honour Idempotency-Key on the decorated handler (inside its API-key guard, and inside
-    a bulk route's slot: the body is read here); `setting` names the family's API key, `limit`
-    is the route's body limit in bytes."""
+def idempotent(limit: int):
+    """Honour Idempotency-Key on the decorated handler (inside its API-key guard, which names
+    the caller, and inside a bulk route's slot: the body is read here); `limit` is the route's
+    body limit in bytes."""
 
     def decorate(handler: Handler) -> Handler:
         @functools.wraps(handler)
@@ -91,7 +93,7 @@ def idempotent(setting: str, limit: int):
             if not _PRINTABLE.fullmatch(key):
                 raise ApiError(400, BAD_KEY, "invalid_request")
             body = request[RAW_BODY] = await read_body(request, limit)
-            pool, scope = request.app[POOL], _scope(request, setting)
+            pool, scope = request.app[POOL], _scope(request)
             body_hash = hashlib.sha256(body).digest()
             replayed = await _stored_answer(pool, scope, key, body_hash)
             if replayed is not None:

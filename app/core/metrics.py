@@ -10,10 +10,14 @@ Labels are bounded: `route` is the route's template (`/admin/riders/{rider_id}`)
 path, and every path no route matched shares one label, so no rider ID, proof code or job ID
 becomes a label.
 
-Who counts what: the request middleware (`http_*`), the pool sampler below (`db_pool_*`), the
-scheduler (`job_runs_total`), the messaging outbox (`messages_total`), the sign-in throttle
-(`sign_in_failures_total`), the webhooks engine (`webhook_deliveries_total`); `ai_jobs` is
-read from the database at each scrape (see `Reading`).
+`api_requests_total` counts the API families' requests by caller: `key` is the name of the API
+key (or `env` for a key from the environment), bounded by the keys the owners made.
+
+Who counts what: the request middleware (`http_*`, `api_requests_total`), the pool sampler
+below (`db_pool_*`), the scheduler (`job_runs_total`), the messaging outbox
+(`messages_total`), the sign-in throttle (`sign_in_failures_total`), the webhooks engine
+(`webhook_deliveries_total`); `ai_jobs` is read from the database at each scrape (see
+`Reading`).
 """
 
 from __future__ import annotations
@@ -71,6 +75,13 @@ HTTP_DURATION = Histogram(
     "Time to answer an HTTP request (a streamed body: to its end), by method and route template.",
     ("method", "route"),
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+    registry=REGISTRY,
+)
+API_REQUESTS = Counter(
+    "api_requests_total",
+    "API requests answered to a recognised API key, by key name (env: the environment's key),"
+    " route template and status.",
+    ("key", "route", "status"),
     registry=REGISTRY,
 )
 DB_POOL_CONNECTIONS = Gauge(
@@ -134,7 +145,15 @@ READERS = web.AppKey("metric_readers", dict)
 _REQUEST_CHILDREN: dict[tuple[str, str, int], tuple] = {}
 
 
-def observe_request(method: str, route: str | None, status: int, seconds: float) -> None:
+_API_CHILDREN: dict[tuple[str, str, int], Counter] = {}
+
+
+def observe_request(
+    method: str, route: str | None, status: int, seconds: float, api_key: str | None = None
+) -> None:
+    """`api_key`: the metrics label of the request's API key, if it had one."""
+    if api_key is not None:
+        _count_api_request(api_key, route or UNMATCHED, status)
     key = (method if method in METHODS else OTHER_METHOD, route or UNMATCHED, status)
     try:
         count, duration = _REQUEST_CHILDREN[key]
@@ -145,6 +164,15 @@ def observe_request(method: str, route: str | None, status: int, seconds: float)
         )
     count.inc()
     duration.observe(seconds)
+
+
+def _count_api_request(api_key: str, route: str, status: int) -> None:
+    key = (api_key, route, status)
+    try:
+        count = _API_CHILDREN[key]
+    except KeyError:
+        count = _API_CHILDREN[key] = API_REQUESTS.labels(api_key, route, str(status))
+    count.inc()
 
 
 class _Readings:

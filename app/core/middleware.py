@@ -17,6 +17,7 @@ import structlog
 from aiohttp import web
 
 from app.core import metrics, turns
+from app.core.api_keys import CALLER
 from app.core.database import UNAVAILABLE
 from app.core.errors import NUL_MESSAGE, SURROGATE_MESSAGE, ApiError, from_http_exception
 from app.core.http import BodyTooLarge, Busy, InvalidJson, TooManyValues, UnpairedSurrogate
@@ -164,7 +165,14 @@ async def request_context(request: web.Request, handler) -> web.StreamResponse:
             raise
         finally:
             seconds = time.perf_counter() - started
-            metrics.observe_request(request.method, _route(request), status, seconds)
+            caller = request.get(CALLER)
+            metrics.observe_request(
+                request.method,
+                _route(request),
+                status,
+                seconds,
+                None if caller is None else caller.label,
+            )
             if request.path not in QUIET_PATHS:
                 log.info(
                     "request",

@@ -44,20 +44,25 @@ UNEXPECTED = (
 )
 
 
-def bearer_schemes(name: str, variable: str, owner: str) -> dict[str, dict[str, Any]]:
-    """The two ways `auth.bearer_key` takes the key of environment variable `variable`, as the
-    security schemes `<name>Key` and `<name>Bearer` of a package (its descriptor carries them)."""
+def bearer_schemes(name: str, scope: str, variable: str, owner: str) -> dict[str, dict[str, Any]]:
+    """The two ways `auth.api_key` takes a key of `scope` (or environment variable
+    `variable`), as the security schemes `<name>Key` and `<name>Bearer` of a package (its
+    descriptor carries them)."""
+    key = (
+        f"An API key of scope {scope}, or {variable} ({owner}). Keys are made and revoked with"
+        " `python -m app create-api-key` or at /admin/api-keys; any number may be live at once"
+    )
     return {
         f"{name}Key": {
             "type": "apiKey",
             "in": "header",
             "name": "x-api-key",
-            "description": f"{variable} ({owner}). Wins over Bearer.",
+            "description": f"{key}. Wins over Bearer.",
         },
         f"{name}Bearer": {
             "type": "http",
             "scheme": "bearer",
-            "description": f"{variable} as a Bearer token ({owner}).",
+            "description": f"{key}, as a Bearer token.",
         },
     }
 

@@ -141,8 +141,8 @@ async def pass_course(
     kept) and complete the assignments it finishes; in the caller's transaction, with the
     record locked, which the caller runs again when the new proof code repeats a stored one
     (`results.retrying_proof_codes`). A first pass writes its `completion.created` webhook
-    event (its cursor sealed with `api_key`, the integration key) when an endpoint takes
-    them. Returns the record's completedAt, proof code, score and attempts."""
+    event (its cursor sealed with `api_key`, the feed's secret: `cursor.secret`) when an
+    endpoint takes them. Returns the record's completedAt, proof code, score and attempts."""
     result = await conn.fetchrow(SQL.pass_course, rider_id, course_id)
     await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
     if result["first_pass"] and result["announced"]:

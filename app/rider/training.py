@@ -30,7 +30,7 @@ from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER, rider_key
 from app.rider.kept_courses import KEPT_COURSES
 from app.rider.layout import render
-from app.training import results
+from app.training import cursor, results
 from app.training.courses import Course, Version, read_course
 
 routes = web.RouteTableDef()
@@ -235,7 +235,7 @@ async def _completion(request: web.Request) -> web.Response:
 
 def _integration_key(request: web.Request) -> str | None:
     """The key the completions feed seals its cursors with (a completion event carries one)."""
-    return request.app[SETTINGS].integration_api_key
+    return cursor.secret(request.app[SETTINGS])
 
 
 @routes.get("/training/proofs/{proof_code}")

@@ -38,22 +38,22 @@ routes = web.RouteTableDef()
 import_api = functools.partial(
     endpoint,
     routes,
-    guard=shop_key("shop_import_api_key"),
+    guard=shop_key("shop-import"),
     tag="Shop",
     security=any_of(IMPORT_SCHEMES),
 )
 orders_api = functools.partial(
     endpoint,
     routes,
-    guard=shop_key("shop_orders_api_key"),
+    guard=shop_key("shop-orders"),
     tag="Shop",
     security=any_of(ORDERS_SCHEMES),
 )
 
 AUTH_ERRORS = {
     401: ("The api-key header is missing", ShopErrorSchema),
-    403: ("The api-key header is wrong", ShopErrorSchema),
-    503: ("The key is not configured on this server", ShopErrorSchema),
+    403: ("The api-key header is wrong, revoked, expired or of another scope", ShopErrorSchema),
+    503: ("No key of this scope is configured on this server", ShopErrorSchema),
 }
 INVALID = (
     422,
@@ -128,8 +128,8 @@ def _object(body: object) -> dict:
         (
             503,
             (
-                "The key is not configured on this server, or two bulk requests are already "
-                "being handled and this one waited 30 s (retry later)",
+                "No key of this scope is configured on this server, or two bulk requests are "
+                "already being handled and this one waited 30 s (retry later)",
                 ShopErrorSchema,
             ),
         ),

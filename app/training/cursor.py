@@ -2,9 +2,10 @@
 
 A cursor is the key of the last record of a page, (completedAt, riderId, courseId) as the
 page printed them, as base64url JSON followed by `.` and its full HMAC-SHA256, sealed by
-`app.core.tokens`. The HMAC key is derived from INTEGRATION_API_KEY (an HMAC of a label, never
-the key itself), which is set whenever the API answers at all; rotating the key therefore
-invalidates outstanding cursors (a client starts with `since`).
+`app.core.tokens`. The HMAC key is derived (an HMAC of a label, never the secret itself) from
+`secret`: INTEGRATION_API_KEY when it is set, as it was before integrators had keys of their
+own, else SESSION_SECRET. Changing that secret therefore invalidates outstanding cursors (a
+client starts again with `since`); creating or revoking an API key does not.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import orjson
 
 from app.core import tokens
+from app.core.config import Settings
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 5000
@@ -25,6 +27,7 @@ MAX_LIMIT = 5000
 CURSOR_TEXT = "must be the nextCursor value from a previous page"
 SINCE_TEXT = "must be an ISO date"
 CURSOR_MESSAGE = f"cursor {CURSOR_TEXT}"
+NO_SECRET = "The feed is disabled on this server: set SESSION_SECRET and restart."
 SINCE_MESSAGE = f"since {SINCE_TEXT}"
 # What `tokens.seal` prints: base64url of the payload, `.`, base64url of the 32-byte HMAC
 # (`(?![\s\S])` ends the text: `$` would also allow a final newline).
@@ -99,6 +102,11 @@ def key_after(since: datetime | None) -> Key:
     except OverflowError:
         start = datetime.max.replace(tzinfo=UTC)
     return start, "", NIL_COURSE
+
+
+def secret(settings: Settings) -> str | None:
+    """What the cursors are sealed with; None only on a server with neither setting."""
+    return settings.integration_api_key or settings.session_secret
 
 
 def _key(api_key: str) -> str:

@@ -86,8 +86,9 @@ course), oldest first, across all markets and rider statuses. Times are UTC,
 
 * Page with `cursor` (the previous page's `nextCursor`): it neither skips nor repeats records,
   even when many share a completion time. When `cursor` is given, `since` is ignored; an empty
-  `cursor=` counts as absent. A cursor is opaque and tied to this server's integration key: a
-  damaged or foreign cursor answers 400, and after the key is rotated, start again with `since`.
+  `cursor=` counts as absent. A cursor is opaque and tied to this server, not to the API key
+  that asked (any key of scope `training` continues it): a damaged or foreign cursor answers
+  400, and after the server's secret changes, start again with `since`.
 * `since`: an ISO 8601 date (midnight UTC) or date-time (no offset means UTC); records completed
   strictly after it (times are stored in whole milliseconds: the page starts at the next one).
   An empty `since=` counts as absent.

@@ -7,7 +7,7 @@ import functools
 from aiohttp import web
 from marshmallow import ValidationError
 
-from app.core.auth import bearer_key
+from app.core.auth import api_key
 from app.core.errors import ApiError
 from app.core.http import (
     SMALL_BODY_LIMIT,
@@ -47,11 +47,11 @@ from app.training.schemas import (
 )
 
 routes = web.RouteTableDef()
-SECURITY_SCHEMES = bearer_schemes("Integration", "INTEGRATION_API_KEY", "Family C")
+SECURITY_SCHEMES = bearer_schemes("Integration", "training", "INTEGRATION_API_KEY", "Family C")
 api = functools.partial(
     endpoint,
     routes,
-    guard=bearer_key("integration_api_key"),
+    guard=api_key("training"),
     tag="Training",
     security=any_of(SECURITY_SCHEMES),
 )
@@ -69,12 +69,14 @@ PATH_NOT_FOUND = "Learning path not found"
 _flag_request = FlagRequestSchema()
 _completions_query = CompletionsQuerySchema()
 
+DISABLED = "INTEGRATION_API_KEY is not set and no API key of scope training is live"
 AUTH_ERRORS = {
     401: (
-        "Missing or wrong API key: `{ error: 'Invalid API key', code: 'unauthorized' }`",
+        "Missing, wrong, revoked or expired API key: "
+        "`{ error: 'Invalid API key', code: 'unauthorized' }`",
         ErrorSchema,
     ),
-    503: ("INTEGRATION_API_KEY is not set on the server (`api_disabled`)", ErrorSchema),
+    503: (f"{DISABLED} (`api_disabled`)", ErrorSchema),
 }
 WRITE_ERRORS = {
     **AUTH_ERRORS,
@@ -90,7 +92,7 @@ IDEMPOTENCY_HEADERS = (docs.IDEMPOTENCY_KEY,)
 BAD_KEY = f", or {docs.IDEMPOTENCY_ERRORS[400]}"
 BUSY = {
     503: (
-        "INTEGRATION_API_KEY is not set on the server (`api_disabled`), or two bulk "
+        f"{DISABLED} (`api_disabled`), or two bulk "
         "requests are already being handled and this one waited 30 s (`busy`; retry "
         "later with backoff)",
         ErrorSchema,
@@ -133,7 +135,7 @@ async def _json_body(request: web.Request, message: str, bulk: Bulk | None = Non
     },
 )
 @bulk_route
-@idempotent("integration_api_key", RIDERS_BODY.limit)
+@idempotent(RIDERS_BODY.limit)
 async def upsert_riders(request: web.Request) -> web.Response:
     body = await _json_body(request, RIDERS_BODY_MESSAGE, RIDERS_BODY)
     rows = body.get("riders") if isinstance(body, dict) else None
@@ -173,7 +175,7 @@ async def upsert_riders(request: web.Request) -> web.Response:
     },
     headers=IDEMPOTENCY_HEADERS,
 )
-@idempotent("integration_api_key", SMALL_BODY_LIMIT)
+@idempotent(SMALL_BODY_LIMIT)
 async def record_flag(request: web.Request) -> web.Response:
     body = await _json_body(request, FLAG_MESSAGE)
     if not isinstance(body, dict):
@@ -226,7 +228,7 @@ async def record_flag(request: web.Request) -> web.Response:
     headers=IDEMPOTENCY_HEADERS,
 )
 @bulk_route
-@idempotent("integration_api_key", ASSIGNMENTS_BODY.limit)
+@idempotent(ASSIGNMENTS_BODY.limit)
 async def assign_path(request: web.Request) -> web.Response:
     try:
         assignment = parse_assignment(await _json_body(request, SHAPE_MESSAGE, ASSIGNMENTS_BODY))
@@ -270,14 +272,16 @@ async def assign_path(request: web.Request) -> web.Response:
     },
 )
 async def list_completions(request: web.Request) -> web.Response:
-    api_key = request.app[SETTINGS].integration_api_key
+    secret = cursor.secret(request.app[SETTINGS])
+    if secret is None:
+        raise ApiError(503, cursor.NO_SECRET, "api_disabled")
     query = parse_query(_completions_query, request.query)
     limit = query.get("limit", cursor.DEFAULT_LIMIT)
     try:
-        after = cursor.start_key(query.get("cursor"), query.get("since"), api_key)
+        after = cursor.start_key(query.get("cursor"), query.get("since"), secret)
     except cursor.BadCursor:
         raise ApiError(400, cursor.CURSOR_MESSAGE) from None
     # The feed may lag the primary by the replica's replay lag (docs/scale.md).
     async with request.app[READ_POOL].acquire() as conn:
         rows = await store.completions_page(conn, after, limit)
-    return json_response(cursor.page(rows, limit, api_key))
+    return json_response(cursor.page(rows, limit, secret))

@@ -194,6 +194,7 @@ def _serve_log_lines(database_url: str, port: int) -> list[dict]:
             "HOST": "127.0.0.1",
             "LOG_FORMAT": "json",
             "PUBLIC_BASE_URL": "https://ops.example.com",
+            "SESSION_SECRET": "a-secret-for-the-setup-link",
         },
     )
     lines = []

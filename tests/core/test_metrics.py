@@ -92,6 +92,7 @@ async def test_every_stable_name_is_exposed(scraper, db):
         "messages_total",
         "sign_in_failures_total",
         "webhook_deliveries_total",
+        "api_requests_total",
     ):
         assert f"# TYPE {name} counter" in text, name
 
