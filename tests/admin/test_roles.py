@@ -33,6 +33,7 @@ SAMPLE_PARAMETERS = {
     "job": "reports",
     "name": "riders",
     "delivery_id": "1",
+    "key_id": "1",
 }
 PARAMETER = re.compile(r"\{(\w+)\}")
 
