@@ -8,10 +8,10 @@ import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.admin.sign_in import SetupForm
-from app.core import pages, sessions, sql
+from app.core import audit, pages, sessions, sql
 from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL
@@ -85,7 +85,11 @@ async def add_admin(request: web.Request) -> web.Response:
     if errors:
         return await admins_page(request, 400, values=values, errors=errors, form="add")
     password_hash = await hash_password(values["password"])
-    admin_id = await insert_admin(request.app[POOL], values["email"], values["name"], password_hash)
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        admin_id = await insert_admin(conn, values["email"], values["name"], password_hash)
+        if admin_id is not None:
+            summary = f"name {values['name']}, added in the panel"
+            await audit.record(conn, actor(request), "admin.created", values["email"], summary)
     if admin_id is None:
         entered = {"email": values["email"], "name": values["name"]}
         errors = {"email": EMAIL_TAKEN}
@@ -144,6 +148,8 @@ async def disable_admin(request: web.Request) -> web.Response:
                 errors = {"email": LAST_ADMIN}
             else:
                 await sessions.revoke_admin(conn, row["admin_id"])
+                summary = "sessions ended"
+                await audit.record(conn, actor(request), "admin.disabled", values["email"], summary)
     if errors:
         return await admins_page(request, 400, values=values, errors=errors, form="disable")
     log.info("admin disabled", admin_id=row["admin_id"], by=request[ADMIN].admin_id)

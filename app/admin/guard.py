@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from app.admin import accounts
-from app.core import csrf, sessions
+from app.core import audit, csrf, sessions, throttle
 from app.core.keys import POOL
 
 PUBLIC_PATHS = frozenset({"/admin/sign-in", "/admin/setup"})
@@ -32,3 +32,8 @@ async def guard(request: web.Request, handler):
     response = await handler(request)
     sessions.renew_cookie(request, response, sessions.ADMIN, session)
     return response
+
+
+def actor(request: web.Request) -> audit.Actor:
+    """Who makes the request's change, for the audit log: the admin and their address."""
+    return audit.Actor(request[ADMIN].email, throttle.client_address(request))
