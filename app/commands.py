@@ -1,6 +1,9 @@
 """The commands that work on the database (DESIGN §1): migrate, load-data, demo-data,
 run-job, revoke-links, create-admin, and the steps of `serve` before it supervises.
 
+Each change a command makes is written to the audit log as the actor `cli`, in the change's
+transaction (docs/security.md, "Audit log").
+
 Imported by app/cli.py only when one of them runs.
 """
 
@@ -17,7 +20,7 @@ import structlog
 from marshmallow import ValidationError
 
 from app.cli import OPERATOR_ERRORS, CommandError, database_url
-from app.core import database, logs, migrations
+from app.core import audit, database, logs, migrations
 from app.core.config import Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.training import pins
@@ -30,6 +33,14 @@ def _migrate(settings: Settings, url: str) -> None:
     # transaction pooler.
     applied = migrations.apply(database.session_url(settings, url))
     log.info("migrations applied", count=applied)
+    if applied:
+        # After yoyo's own transactions, which a statement of ours cannot join.
+        asyncio.run(_record(url, "migrations.applied", None, f"{applied} migrations"))
+
+
+async def _record(url: str, action: str, target: str | None, summary: str) -> None:
+    async with database.connect(url) as conn:
+        await audit.record(conn, audit.CLI, action, target, summary)
 
 
 def prepare_serve(settings: Settings, url: str) -> str | None:
@@ -85,7 +96,13 @@ async def _load_files(settings: Settings, url: str, paths: list[Path]) -> None:
         for path in paths:
             document = read_document(path, streamed)
             counts = await load_document(
-                conn, document, sections, _after_load(), source=str(path), settings=settings
+                conn,
+                document,
+                sections,
+                _after_load(),
+                source=str(path),
+                settings=settings,
+                actor=audit.CLI,
             )
             summary = ", ".join(f"{name} {count}" for name, count in counts.items()) or "nothing"
             print(f"{path}: loaded {summary}")
@@ -119,7 +136,13 @@ async def _demo(settings: Settings, url: str, riders: int, admin_email: str | No
                         f"demo-data fills an empty database only, and {table} has rows"
                     )
         counts = await load_document(
-            conn, document, _sections(), _after_load(), source="demo", settings=settings
+            conn,
+            document,
+            _sections(),
+            _after_load(),
+            source="demo",
+            settings=settings,
+            actor=audit.CLI,
         )
         print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
         if admin_email is not None:
@@ -128,10 +151,9 @@ async def _demo(settings: Settings, url: str, riders: int, admin_email: str | No
 
 async def _demo_admin(conn, email: str) -> None:
     """A demo admin, only when asked: a random password printed this once (never stored)."""
-    from app.admin import accounts
 
     password = secrets.token_urlsafe(12)
-    await accounts.create_or_reset(conn, email, "Demo Admin", password)
+    await _save_admin(conn, email, "Demo Admin", password)
     print(f"demo admin {email}, password {password} (shown once: note it now)")
 
 
@@ -154,7 +176,7 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
         context = JobContext(
             settings=settings, pool=pool, database_url=database.session_url(settings, url)
         )
-        await run_locked(JOBS[name], context)
+        await run_locked(JOBS[name], context, actor=audit.CLI)
     except (JobLocked, JobFailed) as exc:
         raise CommandError(str(exc)) from None
     finally:
@@ -168,9 +190,10 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
 async def _revoke(url: str, rider_id: str) -> None:
     from app.messaging.links import revoke_links
 
-    async with database.connect(url) as conn:
+    async with database.connect(url) as conn, conn.transaction():
         if not await revoke_links(conn, rider_id):
             raise CommandError(f"no rider {rider_id!r}")
+        await audit.record(conn, audit.CLI, "links.revoked", rider_id, "sessions ended")
     print(f"{rider_id}: every one-tap link and rider session issued until now is refused")
 
 
@@ -178,11 +201,23 @@ def revoke_links(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_revoke(database_url(settings, log), args.rider_id))
 
 
-async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
+async def _save_admin(conn, email: str, name: str | None, password: str) -> bool:
+    """create_or_reset with its audit event, in one transaction; whether the admin is new."""
     from app.admin import accounts
 
-    async with database.connect(url) as conn:
+    async with conn.transaction():
         created = await accounts.create_or_reset(conn, email, name, password)
+        if created:
+            await audit.record(conn, audit.CLI, "admin.created", email, "by the command line")
+        else:
+            summary = "new password, sessions ended"
+            await audit.record(conn, audit.CLI, "admin.password_reset", email, summary)
+    return created
+
+
+async def _create_admin(url: str, email: str, name: str | None, password: str) -> None:
+    async with database.connect(url) as conn:
+        created = await _save_admin(conn, email, name, password)
     print(f"admin {email} " + ("created" if created else "updated: new password, sessions ended"))
 
 
