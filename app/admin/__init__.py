@@ -3,6 +3,7 @@
 from app.admin import (
     admins,
     assign,
+    audit,
     courses,
     dashboard,
     exports,
@@ -41,6 +42,7 @@ PAGE_GROUPS = (
     messages,
     job_runs,
     admins,
+    audit,
     webhooks,
     importing,
     exports,

@@ -24,6 +24,7 @@ NAVIGATION = (
     ("/admin/jobs", "Jobs"),
     ("/admin/admins", "Admins"),
     ("/admin/webhooks", "Webhooks"),
+    ("/admin/audit", "Audit log"),
 )
 
 
