@@ -118,6 +118,19 @@ def _memory_limit_mb(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+MAX_AUDIT_RETENTION_DAYS = 36500
+
+
+def _audit_retention_days(env: Mapping[str, str]) -> int:
+    raw = env.get("AUDIT_RETENTION_DAYS", "").strip() or "365"
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_AUDIT_RETENTION_DAYS:
+        raise ConfigError(
+            f"AUDIT_RETENTION_DAYS must be a whole number from 1 to {MAX_AUDIT_RETENTION_DAYS},"
+            f" got {raw!r}"
+        )
+    return int(raw)
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -162,6 +175,8 @@ class Settings:
     ai_base_url: str
     ai_api_key: str | None
     ai_model: str | None
+    # Audit events older than this many days are deleted by housekeeping.
+    audit_retention_days: int
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -204,6 +219,7 @@ class Settings:
             ai_base_url=_ai_base_url(env),
             ai_api_key=_optional(env, "AI_API_KEY"),
             ai_model=_optional(env, "AI_MODEL"),
+            audit_retention_days=_audit_retention_days(env),
         )
 
     @property
