@@ -7,13 +7,16 @@ The events themselves are written by each change, in its own transaction
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime, timedelta
+
 import asyncpg
 from aiohttp import web
 from marshmallow import fields, validate
 
 from app.admin import exports, roles
 from app.admin.layout import render
-from app.admin.messages import ASCII_DIGITS, DayRange, day_range
+from app.admin.messages import DayRange, day_range
 from app.core import database, sql
 from app.core.audit import TARGET_MAX
 from app.core.fields import Text
@@ -80,12 +83,32 @@ class AuditFilters(DayRange):
     target = Text(validate=validate.Length(max=TARGET_MAX))
 
 
-class AuditQuery(AuditFilters):
-    """The filters and the keyset: the last event shown."""
+# The keyset: the last event shown, as `<its time in Unix milliseconds>-<its event_id>`. Its
+# values, not an id to look up, so that the planner knows them and reads the actor's or the
+# action's index from there (an id looked up in the statement leaves the keyset unknown when
+# planning, and the planner then walks the time index and filters).
+KEYSET = re.compile(r"([0-9]{1,15})-([0-9]{1,18})\Z")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MILLISECOND = timedelta(milliseconds=1)
 
-    before = fields.String(
-        validate=validate.Regexp(ASCII_DIGITS, error="Not an event of the audit log.")
-    )
+
+class AuditQuery(AuditFilters):
+    """The filters and the keyset."""
+
+    before = fields.String(validate=validate.Regexp(KEYSET, error="Not a page of the audit log."))
+
+
+def keyset(before: str | None) -> tuple[datetime | None, int | None]:
+    """The (at, event_id) a `before` names (None: the newest first)."""
+    if before is None:
+        return None, None
+    milliseconds, event_id = KEYSET.match(before).groups()
+    return EPOCH + int(milliseconds) * MILLISECOND, int(event_id)
+
+
+def keyset_of(event: asyncpg.Record) -> str:
+    """The `before` of the page after `event` (its time is kept to the millisecond)."""
+    return f"{(event['at'] - EPOCH) // MILLISECOND}-{event['event_id']}"
 
 
 class AuditExportQuery(AuditFilters, exports.ExportQuery):
@@ -99,12 +122,12 @@ def audit_filters(values: dict) -> list:
 
 
 async def events_page(
-    pool: asyncpg.Pool, before: int | None, filters: list, limit: int
+    pool: asyncpg.Pool, before: tuple, filters: list, limit: int
 ) -> list[asyncpg.Record]:
-    """`filters` as `audit_filters` makes them. From the primary: a change just made is
-    listed at once."""
+    """`before` as `keyset` reads it, `filters` as `audit_filters` makes them. From the
+    primary: a change just made is listed at once."""
     async with database.planned_per_call(pool, readonly=True) as conn:
-        return await conn.fetch(SQL.audit_events_page, before, *filters, limit)
+        return await conn.fetch(SQL.audit_events_page, *before, *filters, limit)
 
 
 PAGE_SIZE = 50
@@ -127,12 +150,12 @@ async def audit_page(request: web.Request) -> web.Response:
         filters = {key: values[key] for key in FILTERS.values() if key in values}
         return render(request, "admin/audit.html", {**context, "filters": filters}, status=400)
     filters = {query: values[name] for name, query in FILTERS.items() if name in values}
-    before = int(values["before"]) if "before" in values else None
+    before = keyset(values.get("before"))
     rows = await events_page(request.app[POOL], before, audit_filters(values), PAGE_SIZE + 1)
     context["filters"] = filters
     context["events"] = rows[:PAGE_SIZE]
     if len(rows) > PAGE_SIZE:
-        context["next_before"] = rows[PAGE_SIZE - 1]["event_id"]
+        context["next_before"] = keyset_of(rows[PAGE_SIZE - 1])
     return render(request, "admin/audit.html", context)
 
 

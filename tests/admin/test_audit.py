@@ -439,7 +439,7 @@ async def test_filters_by_actor_action_target_and_days(owner_client, db):
         ("from=2026-02-30", "Enter a date as YYYY-MM-DD."),
         ("to=yesterday", "Enter a date as YYYY-MM-DD."),
         ("action=DROP TABLE", audit.ACTION_ERROR),
-        ("before=%D9%A3", "Not an event of the audit log."),
+        ("before=%D9%A3-1", "Not a page of the audit log."),
         ("target=" + "x" * 201, "Longer than maximum length 200."),
     ],
 )
