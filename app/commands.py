@@ -2,6 +2,9 @@
 run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of `serve`
 before it supervises.
 
+Each change a command makes is written to the audit log as the actor `cli`, in the change's
+transaction (docs/security.md, "Audit log").
+
 Imported by app/cli.py only when one of them runs.
 """
 
@@ -18,7 +21,7 @@ import structlog
 from marshmallow import ValidationError
 
 from app.cli import OPERATOR_ERRORS, CommandError, database_url
-from app.core import database, logs, migrations
+from app.core import audit, database, logs, migrations
 from app.core.config import Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.training import pins
@@ -33,6 +36,14 @@ def _migrate(settings: Settings, url: str) -> None:
     # transaction pooler.
     applied = migrations.apply(database.session_url(settings, url))
     log.info("migrations applied", count=applied)
+    if applied:
+        # After yoyo's own transactions, which a statement of ours cannot join.
+        asyncio.run(_record(url, "migrations.applied", None, f"{applied} migrations"))
+
+
+async def _record(url: str, action: str, target: str | None, summary: str) -> None:
+    async with database.connect(url) as conn:
+        await audit.record(conn, audit.CLI, action, target, summary)
 
 
 def prepare_serve(settings: Settings, url: str) -> str | None:
@@ -95,7 +106,13 @@ async def _load_files(settings: Settings, url: str, paths: list[Path]) -> None:
         for path in paths:
             document = read_document(path, streamed)
             counts = await load_document(
-                conn, document, sections, _after_load(), source=str(path), settings=settings
+                conn,
+                document,
+                sections,
+                _after_load(),
+                source=str(path),
+                settings=settings,
+                actor=audit.CLI,
             )
             summary = ", ".join(f"{name} {count}" for name, count in counts.items()) or "nothing"
             print(f"{path}: loaded {summary}")
@@ -130,7 +147,13 @@ async def _demo(settings: Settings, url: str, riders: int, admin_email: str | No
                     )
         pins = _give_pins(document.get("riders", []))
         counts = await load_document(
-            conn, document, _sections(), _after_load(), source="demo", settings=settings
+            conn,
+            document,
+            _sections(),
+            _after_load(),
+            source="demo",
+            settings=settings,
+            actor=audit.CLI,
         )
         print("demo data: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
         for rider in pins:
@@ -156,11 +179,10 @@ def _give_pins(riders: list[dict]) -> list[dict]:
 
 async def _demo_admin(conn, email: str) -> None:
     """A demo admin, only when asked: a random password printed this once (never stored)."""
-    from app.admin import accounts
 
     password = secrets.token_urlsafe(12)
     # The demo shows the whole panel: an owner.
-    await accounts.create_or_reset(conn, email, "Demo Admin", password, role="owner")
+    await _save_admin(conn, email, "Demo Admin", password, role="owner")
     print(f"demo admin {email}, password {password} (shown once: note it now)")
 
 
@@ -183,7 +205,7 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
         context = JobContext(
             settings=settings, pool=pool, database_url=database.session_url(settings, url)
         )
-        await run_locked(JOBS[name], context)
+        await run_locked(JOBS[name], context, actor=audit.CLI)
     except (JobLocked, JobFailed) as exc:
         raise CommandError(str(exc)) from None
     finally:
@@ -197,9 +219,10 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
 async def _revoke(url: str, rider_id: str) -> None:
     from app.messaging.links import revoke_links
 
-    async with database.connect(url) as conn:
+    async with database.connect(url) as conn, conn.transaction():
         if not await revoke_links(conn, rider_id):
             raise CommandError(f"no rider {rider_id!r}")
+        await audit.record(conn, audit.CLI, "links.revoked", rider_id, "sessions ended")
     print(f"{rider_id}: every one-tap link and rider session issued until now is refused")
 
 
@@ -207,14 +230,31 @@ def revoke_links(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_revoke(database_url(settings, log), args.rider_id))
 
 
+async def _save_admin(conn, email: str, name: str | None, password: str, role=None, markets=None):
+    """create_or_reset with its audit event, in one transaction (a changed role or markets is
+    audited by create_or_reset itself); its row."""
+    from app.admin import accounts
+
+    async with conn.transaction():
+        row = await accounts.create_or_reset(
+            conn, email, name, password, role=role, markets=markets
+        )
+        if row["created"]:
+            role_text = accounts.role_text(row["role"], row["markets"])
+            summary = f"{role_text}, by the command line"
+            await audit.record(conn, audit.CLI, "admin.created", email, summary)
+        else:
+            summary = "new password, sessions ended"
+            await audit.record(conn, audit.CLI, "admin.password_reset", email, summary)
+    return row
+
+
 async def _create_admin(url: str, email: str, name: str | None, password: str, role, markets):
     from app.admin import accounts
 
     async with database.connect(url) as conn:
         try:
-            row = await accounts.create_or_reset(
-                conn, email, name, password, role=role, markets=markets
-            )
+            row = await _save_admin(conn, email, name, password, role, markets)
         except accounts.LastOwner:
             raise CommandError(
                 f"{email} is the last active owner: make another admin an owner first"

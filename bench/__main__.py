@@ -13,6 +13,7 @@ BENCHMARKS = (
     "rider",
     "admin",
     "admin_paths",
+    "audit",
     "reports",
     "csv",
     "burst",

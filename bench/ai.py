@@ -246,7 +246,8 @@ async def _generation(url: str) -> bool:
     provider = _TimedProvider(settings)
     pool = await database.create_pool(url)
     try:
-        job_id = await store.add_generation_job(pool, None, pdf, "handbook.pdf")
+        async with pool.acquire() as conn, conn.transaction():
+            job_id = await store.add_generation_job(conn, None, pdf, "handbook.pdf")
         job = await store.claim_job(pool, "bench")
         started = time.perf_counter()
         await ai_runner.run(pool, provider, job)

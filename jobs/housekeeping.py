@@ -1,6 +1,7 @@
 """Daily removal of what the service keeps only for a while (sessions, throttling counts,
 rider-import rejects, Idempotency-Keys, the webhook delivery log): their own code removes
-them lazily, per subject, which leaves the rows of subjects that never come back."""
+them lazily, per subject, which leaves the rows of subjects that never come back. Audit events
+are kept AUDIT_RETENTION_DAYS, then removed here only."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ SQL = sql.load("jobs", "housekeeping")
 
 
 async def housekeeping(context: JobContext) -> str:
-    removed = dict(await context.pool.fetchrow(SQL.housekeeping))
+    retention = context.settings.audit_retention_days
+    removed = dict(await context.pool.fetchrow(SQL.housekeeping, retention))
     log.info("housekeeping done", **removed)
     return (
         f"removed {removed['sessions']} expired sessions, {removed['sign_ins']} old failed "
         f"sign-ins, {removed['questions']} old assistant questions, {removed['imports']} old "
         f"rider imports, {removed['idempotency_keys']} expired idempotency keys, "
-        f"{removed['webhook_deliveries']} old webhook deliveries"
+        f"{removed['webhook_deliveries']} old webhook deliveries, {removed['audit_events']} "
+        f"audit events older than {retention} days"
     )
 
 

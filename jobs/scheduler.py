@@ -19,7 +19,7 @@ import aiocron
 import structlog
 from aiohttp import web
 
-from app.core import database, sql
+from app.core import audit, database, sql
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.core.metrics import JOB_RUNS
 from jobs import JOBS
@@ -39,13 +39,19 @@ class JobLocked(Exception):
     """Another process runs the job now, or already ran it for this slot."""
 
 
-async def _claim(job: Job, pool, slot: datetime | None, started_by: int | None) -> int:
+async def _claim(
+    job: Job, pool, slot: datetime | None, started_by: int | None, actor: audit.Actor | None
+) -> int:
     """The run_id of a new run of `job`: a row in job_runs, which holds across instances and
-    through a transaction pooler (a session's advisory lock would not)."""
+    through a transaction pooler (a session's advisory lock would not). A run a person started
+    (`actor`) has its audit event written with its claim."""
     abandoned = await pool.fetchval(SQL.abandon_stale_run, job.name, ABANDONED_AFTER)
     if abandoned is not None:
         log.warning("job run abandoned", job=job.name, run_id=abandoned)
-    run_id = await pool.fetchval(SQL.claim_slot, job.name, slot, started_by)
+    async with pool.acquire() as conn, conn.transaction():
+        run_id = await conn.fetchval(SQL.claim_slot, job.name, slot, started_by)
+        if run_id is not None and actor is not None:
+            await audit.record(conn, actor, "job.run", job.name, f"run {run_id}")
     if run_id is not None:
         return run_id
     if slot is None or await pool.fetchval(SQL.job_running, job.name):
@@ -61,13 +67,18 @@ async def _beat(pool, run_id: int) -> None:
 
 
 async def run_locked(
-    job: Job, context: JobContext, slot: datetime | None = None, started_by: int | None = None
+    job: Job,
+    context: JobContext,
+    slot: datetime | None = None,
+    started_by: int | None = None,
+    actor: audit.Actor | None = None,
 ) -> str | None:
     """Run `job` unless a run of it is unfinished; with a `slot`, only if no process ran that
-    slot. Returns the run's result line; `started_by` is the admin who pressed Run now."""
+    slot. Returns the run's result line; `started_by` is the admin who pressed Run now, `actor`
+    whoever started it by hand (the panel's admin, or the command line), for the audit log."""
     outcome = "failed"
     try:
-        result = await _run_claimed(job, context, slot, started_by)
+        result = await _run_claimed(job, context, slot, started_by, actor)
     except JobLocked:
         outcome = "skipped"
         raise
@@ -79,10 +90,14 @@ async def run_locked(
 
 
 async def _run_claimed(
-    job: Job, context: JobContext, slot: datetime | None, started_by: int | None
+    job: Job,
+    context: JobContext,
+    slot: datetime | None,
+    started_by: int | None,
+    actor: audit.Actor | None,
 ) -> str:
     pool = context.pool
-    run_id = await _claim(job, pool, slot, started_by)
+    run_id = await _claim(job, pool, slot, started_by, actor)
     heartbeat = asyncio.create_task(_beat(pool, run_id))
     try:
         result = await job.run(context)

@@ -84,11 +84,23 @@ async def _setup_token_usable(db: Db, token_hash: bytes) -> bool:
 
 
 async def _setup_first_admin(
-    pool: asyncpg.Pool, token_hash: bytes, email: str, name: str, password_hash: str
+    pool: asyncpg.Pool,
+    token_hash: bytes,
+    email: str,
+    name: str,
+    password_hash: str,
+    address: str | None,
 ) -> int | None:
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute(SQL.lock_first_admin_setup)
-        return await conn.fetchval(SQL.setup_first_admin, token_hash, email, name, password_hash)
+        admin_id = await conn.fetchval(
+            SQL.setup_first_admin, token_hash, email, name, password_hash
+        )
+        if admin_id is not None:
+            # Made by whoever holds the link: the new admin, from their address.
+            summary = f"name {name}, the first admin, by the setup link"
+            await audit.record(conn, audit.Actor(email, address), "admin.created", email, summary)
+        return admin_id
 
 
 class WrongCredentials(Exception):
@@ -180,11 +192,14 @@ async def setup_token_usable(pool: asyncpg.Pool, token: str) -> bool:
 
 
 async def set_up_first_admin(
-    pool: asyncpg.Pool, token: str, email: str, name: str, password: str
+    pool: asyncpg.Pool, token: str, email: str, name: str, password: str, address: str | None = None
 ) -> str:
-    """Creates the first admin with a setup token and signs them in (a session id)."""
+    """Creates the first admin with a setup token (from `address`) and signs them in (a
+    session id)."""
     password_hash = await hash_password(password)
-    admin_id = await _setup_first_admin(pool, _token_hash(token), email, name, password_hash)
+    admin_id = await _setup_first_admin(
+        pool, _token_hash(token), email, name, password_hash, address
+    )
     if admin_id is None:
         raise SetupRefused
     return await sessions.create(pool, sessions.ADMIN, admin_id=admin_id)

@@ -240,6 +240,8 @@ async def disable_admin(request: web.Request) -> web.Response:
                 errors = {"email": LAST_OWNER}
             else:
                 await sessions.revoke_admin(conn, row["admin_id"])
+                summary = "sessions ended"
+                await audit.record(conn, actor(request), "admin.disabled", values["email"], summary)
     if errors:
         return await admins_page(request, 400, values=values, errors=errors, form="disable")
     log.info("admin disabled", admin_id=row["admin_id"], by=request[ADMIN].admin_id)

@@ -8,9 +8,9 @@ from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
 from app.admin import roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
-from app.core import pages, sql
+from app.core import audit, pages, sql
 from app.core.database import Db
 from app.core.fields import Integer, integer_text
 from app.core.forms import read
@@ -79,6 +79,15 @@ async def rider_choices(db: Db) -> dict[str, list[str]]:
 PATH_GONE = "This path does not exist."
 
 
+def _summary(row, chosen: dict) -> str:
+    """The assignment's audit summary: counts and the filters, pasted IDs as a count."""
+    rider_ids = chosen["rider_ids"]
+    filters = {name: chosen[name] for name in ASSIGN_FILTERS}
+    filters["rider_ids"] = f"{len(rider_ids)} pasted" if rider_ids else None
+    matched = "" if row["matched"] is None else f" of {row['matched']} matched"
+    return f"{row['created']} created{matched}; " + audit.described(filters)
+
+
 @routes.get("/admin/assign")
 @roles.needs("editor")
 async def assign_page(
@@ -114,7 +123,7 @@ async def assign(request: web.Request) -> web.Response:
         return await assign_page(request, 400, values=values, errors=errors)
     confirmed = values.get("confirm") == "1"
     expected = values.get("expected_count") if confirmed else None
-    async with request.app[POOL].acquire() as conn:
+    async with request.app[POOL].acquire() as conn, conn.transaction():
         chosen = {name: values.get(name) for name in ASSIGN_FILTERS}
         # Pasted IDs of riders outside the admin's markets match nothing.
         chosen["markets"] = roles.within_markets(admin, chosen["markets"])
@@ -122,6 +131,14 @@ async def assign(request: web.Request) -> web.Response:
         row = await training.assign_path_counts(
             conn, values["path_id"], chosen, why="admin", preview=not confirmed, expected=expected
         )
+        if confirmed and row is not None and row["created"]:
+            await audit.record(
+                conn,
+                actor(request),
+                "assignments.created",
+                str(values["path_id"]),
+                _summary(row, chosen),
+            )
     if row is None:
         return await assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
     if not confirmed:

@@ -18,8 +18,9 @@ from marshmallow import EXCLUDE, ValidationError
 
 from app.admin import roles
 from app.admin.course_form import read_course
+from app.admin.guard import actor
 from app.admin.layout import render
-from app.core import pages, sql, uploads
+from app.core import audit, pages, sql, uploads
 from app.core.forms import first_error
 from app.core.http import MiB
 from app.core.keys import POOL
@@ -141,9 +142,23 @@ async def _submit(request: web.Request, course: courses.Course | None) -> web.Re
         return await _editor(request, course=course, values=values, errors=errors, status=400)
     # The id from the address: asyncpg's own UUID type (course.course_id) is no JSON value.
     course_id = pages.uuid_in_path(request, "course_id") if course else None
-    async with request.app[POOL].acquire() as conn:
-        course_id = await courses.save_course(conn, document, course_id, values["published"])
+    action = "course.saved" if course else "course.created"
+    course_id = await _save(request, action, document, course_id, values["published"])
     return pages.see_other(f"/admin/courses/{course_id}?saved=1")
+
+
+async def _save(request, action: str, document: dict, course_id=None, published=None):
+    """Save the course document with its audit event `action`; the course's id."""
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        course_id = await courses.save_course(conn, document, course_id, published)
+        fields = {
+            "title": document["title"],
+            "lessons": len(document["lessons"]),
+            "questions": len(document["quiz"]),
+            "published": published,
+        }
+        await audit.record(conn, actor(request), action, str(course_id), audit.described(fields))
+    return course_id
 
 
 @routes.get("/admin/courses")
@@ -186,8 +201,7 @@ async def import_course(request: web.Request) -> web.Response:
         return await list_courses(request, import_error=str(exc), status=400)
     except ValidationError as exc:
         return await list_courses(request, import_error=_where(exc.messages), status=400)
-    async with request.app[POOL].acquire() as conn:
-        course_id = await courses.save_course(conn, document, published=False)
+    course_id = await _save(request, "course.imported", document, published=False)
     return pages.see_other(f"/admin/courses/{course_id}?saved=1")
 
 

@@ -22,15 +22,15 @@ from marshmallow import Schema, ValidationError, validate
 
 from app.admin import roles
 from app.admin.csv_riders import FIELDS
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.messages import MessageFilters, message_filters
 from app.admin.riders import RiderFilters
-from app.admin.search import matching_riders_parameters
-from app.core import database, html, sql
+from app.admin.search import PHONE_QUERY, matching_riders_parameters
+from app.core import audit, database, html, sql
 from app.core.fields import Integer
 from app.core.forms import first_error, read_query
 from app.core.gates import Gate
-from app.core.keys import READ_POOL
+from app.core.keys import POOL, READ_POOL
 from app.core.streaming import write_chunks
 
 routes = web.RouteTableDef()
@@ -45,6 +45,8 @@ SQL = sql.load(
     "export_completions",
     "export_messages_count",
     "export_messages",
+    "export_audit_count",
+    "export_audit",
     "plan_whole_result",
 )
 
@@ -107,6 +109,8 @@ COLUMNS = {
         "proofCode",
     ),
     "messages": ("riderId", "kind", "status", "createdAt", "error"),
+    # The audit log's CSV (app/admin/audit.py).
+    "audit": ("at", "actor", "address", "action", "target", "summary"),
 }
 
 # An export holds one of the pool's 10 connections while its client reads: a few at a time
@@ -145,9 +149,11 @@ def _filename(name: str, part: int, parts: int) -> str:
     return f"{name}.csv" if parts == 1 else f"{name}-part-{part}-of-{parts}.csv"
 
 
-async def _export(
+async def export_csv(
     request: web.Request, name: str, schema: Schema, to_filters
 ) -> web.StreamResponse:
+    """Export `name` with the filters of its query (`schema`, made into the statements'
+    parameters by `to_filters`), recorded in the audit log as `<name>.exported`."""
     try:
         values = _query(schema, request)
         part = values["part"]
@@ -159,6 +165,10 @@ async def _export(
             parts = part_count(count)
             if part > parts:
                 raise BadExport(f"part: this export has {parts} part{'s' * (parts > 1)}.")
+            rows_sent = min(ROWS_PER_PART, count - (part - 1) * ROWS_PER_PART)
+            given = {key: value for key, value in schema.dump(values).items() if key != "part"}
+            summary = f"{rows_sent} rows, part {part} of {parts}; {filters_summary(given)}"
+            await record_export(request, f"{name}.exported", summary)
             batches = rows((part - 1) * ROWS_PER_PART, ROWS_PER_PART)
             chunks = csv_lines(batches)
             async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
@@ -171,6 +181,24 @@ async def _export(
                 )
     except BadExport as exc:
         return html.page(400, "This export cannot be made", str(exc))
+
+
+def filters_summary(filters: dict) -> str:
+    """The filters of an export for its audit event; a phone number searched for (the riders
+    list's `q`) is not written out."""
+    if PHONE_QUERY.match(filters.get("q") or ""):
+        filters = {**filters, "q": "(a phone number)"}
+    return audit.described(filters) or "no filters"
+
+
+async def record_export(
+    request: web.Request, action: str, summary: str, target: str | None = None
+) -> None:
+    """Write an export's audit event before its first byte is sent, so no row leaves without
+    it. On the primary, committed at once: the export's own snapshot may be on the read
+    replica, where nothing can be written; a failure here answers an error, nothing sent."""
+    async with request.app[POOL].acquire() as conn:
+        await audit.record(conn, actor(request), action, target, summary)
 
 
 async def csv_lines(batches: AsyncIterator[Sequence[Sequence[str]]]) -> AsyncIterator[str]:
@@ -245,4 +273,4 @@ QUERIES = {
 async def export(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     query, filters = QUERIES[name]
-    return await _export(request, name, query(), filters)
+    return await export_csv(request, name, query(), filters)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from app.admin import layout, roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.ai import runner, sources
 from app.core import pages, uploads
 from app.core.keys import SETTINGS
@@ -37,5 +37,7 @@ async def generate(request: web.Request) -> web.StreamResponse:
         return await generate_page(request, exc.status, exc.message)
     if sources.kind_of(name, sources.SOURCE_KINDS) is None:
         return await generate_page(request, 400, f"Upload {SOURCE_TYPES}.")
-    job_id = await runner.start_generation(request.app, request[ADMIN].admin_id, data, name)
+    job_id = await runner.start_generation(
+        request.app, actor(request), request[ADMIN].admin_id, data, name
+    )
     return pages.see_other(f"/admin/jobs/{job_id}")

@@ -32,10 +32,10 @@ from app.admin.csv_riders import (
     Utf8Check,
     csv_text,
 )
-from app.admin.exports import stream_csv
-from app.admin.guard import ADMIN
+from app.admin.exports import record_export, stream_csv
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
-from app.core import database, html, pages, sql, uploads
+from app.core import audit, database, html, pages, sql, uploads
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
@@ -124,19 +124,24 @@ async def receive(request: web.Request, upload: BinaryIO) -> None:
 
 
 async def import_riders(
-    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, upload: BinaryIO
+    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, who: audit.Actor, upload: BinaryIO
 ) -> ImportResult:
     """Save the riders of the file in `upload`, their PINs hashed with `pepper`; FileRefused
-    (nothing written) for a file without a usable header or without rows."""
+    (nothing written) for a file without a usable header or without rows. Each batch's commit
+    holds its audit event (`riders.imported`, on the import), and so does the rules' run."""
     rider_file = RiderFile(upload)
     try:
-        return await _import(pool, pepper, admin_id, rider_file)
+        return await _import(pool, pepper, admin_id, who, rider_file)
     finally:
         rider_file.close()
 
 
 async def _import(
-    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, rider_file: RiderFile
+    pool: asyncpg.Pool,
+    pepper: bytes | None,
+    admin_id: int,
+    who: audit.Actor,
+    rider_file: RiderFile,
 ) -> ImportResult:
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
@@ -151,7 +156,10 @@ async def _import(
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    result.add(batch, *await _save(conn, result.import_id, batch, pepper))
+                    saved_counts = await _save(
+                        conn, result.import_id, batch, pepper, who, saved_up_to + 1
+                    )
+                    result.add(batch, *saved_counts)
                 except BaseException:
                     # The thread still reads the file: let it finish before the file closes.
                     await asyncio.wait([upcoming])
@@ -159,7 +167,7 @@ async def _import(
                 saved.update(rider.rider_id for rider in batch.riders)
                 saved_up_to = batch.last_line
                 batch = await upcoming
-            result.enrollments_created = await training_store.run_rules(conn, list(saved))
+            result.enrollments_created = await _run_rules(conn, result.import_id, saved, who)
         except DATABASE_FAILURES as exc:
             log.error(
                 "rider import failed",
@@ -186,11 +194,28 @@ async def _import(
     return result
 
 
+async def _run_rules(
+    conn: asyncpg.Connection, import_id: uuid.UUID, saved: set[str], who: audit.Actor
+) -> int:
+    """The automatic rules for the riders saved, with the audit event of what they assigned."""
+    async with conn.transaction():
+        created = await training_store.run_rules(conn, list(saved))
+        if created:
+            summary = f"{created} created by the automatic rules for the {len(saved)} riders saved"
+            await audit.record(conn, who, "assignments.created", str(import_id), summary)
+    return created
+
+
 async def _save(
-    conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch, pepper: bytes | None
+    conn: asyncpg.Connection,
+    import_id: uuid.UUID,
+    batch: Batch,
+    pepper: bytes | None,
+    who: audit.Actor,
+    first_line: int,
 ) -> tuple[int, int]:
     """One batch in one transaction: its riders through the API's upsert, its rejected rows
-    kept for the download. Returns (inserted, updated)."""
+    kept for the download, its audit event. Returns (inserted, updated)."""
     inserted = updated = 0
     async with conn.transaction():
         if batch.riders:
@@ -203,6 +228,11 @@ async def _save(
                 import_id,
                 [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
             )
+        summary = (
+            f"lines {first_line}-{batch.last_line}: {inserted} inserted, {updated} updated, "
+            f"{len(batch.rejected)} rejected"
+        )
+        await audit.record(conn, who, "riders.imported", str(import_id), summary)
     return inserted, updated
 
 
@@ -246,6 +276,7 @@ async def upload_riders(request: web.Request) -> web.Response:
                 request.app[POOL],
                 pepper_of(request.app[SETTINGS]),
                 request[ADMIN].admin_id,
+                actor(request),
                 upload,
             )
         except uploads.TooLarge:
@@ -260,14 +291,17 @@ async def upload_riders(request: web.Request) -> web.Response:
 async def download_rejected(request: web.Request) -> web.StreamResponse:
     import_id = pages.uuid_in_path(request, "import_id")
     pool = request.app[POOL]
-    header = await pool.fetchval(SQL.import_header, import_id, request[ADMIN].admin_id)
-    if header is None:
+    found = await pool.fetchrow(SQL.import_header, import_id, request[ADMIN].admin_id)
+    if found is None:
         raise web.HTTPNotFound
+    # The rows as uploaded: riders' data, so their download is recorded as the exports' is.
+    summary = f"{found['rejected']} rows"
+    await record_export(request, "rejected_rows.exported", summary, str(import_id))
     async with _import_rejects(pool, import_id) as batches:
         chunks = _rejected_chunks(batches)
         async with contextlib.aclosing(batches), contextlib.aclosing(chunks):
             return await stream_csv(
-                request, header + ",error\r\n", chunks, filename="rejected-rows.csv"
+                request, found["header"] + ",error\r\n", chunks, filename="rejected-rows.csv"
             )
 
 

@@ -10,10 +10,10 @@ import structlog
 from aiohttp import web
 
 from app.admin import roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.ai import runner
-from app.core import pages, sql
+from app.core import audit, pages, sql
 from app.core.errors import ApiError
 from app.core.keys import DATABASE_URL, POOL, SETTINGS
 from app.training.languages import NAMES
@@ -52,9 +52,9 @@ async def jobs_page(request: web.Request) -> web.Response:
     return await _jobs_page(request)
 
 
-async def _run(name: str, context: JobContext, admin_id: int) -> None:
+async def _run(name: str, context: JobContext, admin_id: int, who: audit.Actor) -> None:
     try:
-        result = await run_locked(JOBS[name], context, started_by=admin_id)
+        result = await run_locked(JOBS[name], context, started_by=admin_id, actor=who)
     except JobFailed as exc:
         log.error("job failed", job=name, error=str(exc), started_by=admin_id)
     except JobLocked:
@@ -73,7 +73,7 @@ async def run_now(request: web.Request) -> web.Response:
         raise web.HTTPNotFound
     app = request.app
     context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=app[DATABASE_URL])
-    task = asyncio.create_task(_run(name, context, request[ADMIN].admin_id))
+    task = asyncio.create_task(_run(name, context, request[ADMIN].admin_id, actor(request)))
     _running.add(task)
     task.add_done_callback(_running.discard)
     done, _ = await asyncio.wait({task}, timeout=WAIT_SECONDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from app.admin import layout, roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.ai import knowledge, sources
 from app.core import pages, uploads
 from app.core.errors import ApiError
@@ -50,7 +50,9 @@ async def upload_knowledge(request: web.Request) -> web.StreamResponse:
     if kind is None:
         return await _knowledge_page(request, 400, f"Upload {KNOWLEDGE_TYPES}.")
     try:
-        await knowledge.add(request.app[POOL], kind, name, data, request[ADMIN].admin_id)
+        await knowledge.add(
+            request.app[POOL], actor(request), kind, name, data, request[ADMIN].admin_id
+        )
     except sources.SourceError as exc:
         return await _knowledge_page(request, 400, f"The file could not be read: {exc}.")
     return pages.see_other("/admin/knowledge")
@@ -81,6 +83,6 @@ async def delete_page(request: web.Request) -> web.Response:
 @routes.post("/admin/knowledge/{document_id}/delete")
 @roles.needs("editor")
 async def delete_knowledge(request: web.Request) -> web.StreamResponse:
-    if await knowledge.delete(request.app[POOL], _document_id(request)) is None:
+    if await knowledge.delete(request.app[POOL], actor(request), _document_id(request)) is None:
         raise ApiError(404, "Document not found")
     return pages.see_other("/admin/knowledge")

@@ -28,6 +28,7 @@ NAVIGATION = (
     ("/admin/admins", "Admins", "owner"),
     ("/admin/webhooks", "Webhooks", "owner"),
     ("/admin/api-keys", "API keys", "owner"),
+    ("/admin/audit", "Audit log", "owner"),
 )
 
 

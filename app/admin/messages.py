@@ -26,12 +26,9 @@ MESSAGE_STATUSES = ("sent", "failed", "logged")
 MESSAGE_KINDS = ("reminder", "flag")
 
 
-class MessageFilters(Schema):
-    """The messages page's filters, which its CSV export takes too: `from` and `to` are UTC
-    days, both included."""
+class DayRange(Schema):
+    """`from` and `to`: UTC days, both included (the messages' and the audit log's filters)."""
 
-    status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
-    kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
     # `from` is a Python keyword: the field is `since` with the query name `from`.
     since = fields.String(data_key="from", validate=validate.Regexp(DAY, error=DAY_ERROR))
     until = fields.String(data_key="to", validate=validate.Regexp(DAY, error=DAY_ERROR))
@@ -48,6 +45,13 @@ class MessageFilters(Schema):
                     raise ValidationError(DAY_ERROR, key)
 
 
+class MessageFilters(DayRange):
+    """The messages page's filters, which its CSV export takes too."""
+
+    status = fields.String(validate=validate.OneOf(MESSAGE_STATUSES))
+    kind = fields.String(validate=validate.OneOf(MESSAGE_KINDS))
+
+
 class MessagesQuery(MessageFilters):
     before = fields.String(validate=validate.Regexp(ASCII_DIGITS, error="Not a message."))
 
@@ -55,12 +59,14 @@ class MessagesQuery(MessageFilters):
 def message_filters(values: dict, markets: list[str]) -> list:
     """Status, kind, the UTC day range [from, to + 1 day) and the admin's `markets` (empty:
     every market), as the page's and the export's statements take them."""
+    return [values.get("status"), values.get("kind"), *day_range(values), markets]
+
+
+def day_range(values: dict) -> list[datetime | None]:
+    """The UTC range [from, to + 1 day) of DayRange's values; None: open on that side."""
     return [
-        values.get("status"),
-        values.get("kind"),
         _day_start(values["since"]) if "since" in values else None,
         _day_start(values["until"]) + timedelta(days=1) if "until" in values else None,
-        markets,
     ]
 
 

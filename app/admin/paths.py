@@ -14,8 +14,9 @@ from aiohttp import web
 from marshmallow import ValidationError, validate
 
 from app.admin import roles
+from app.admin.guard import actor
 from app.admin.layout import render
-from app.core import pages, sql
+from app.core import audit, pages, sql
 from app.core.database import Db
 from app.core.fields import Integer, Text, integer_text
 from app.core.forms import field_errors
@@ -118,14 +119,24 @@ NEW_PATH = {
 }
 
 
-async def save(pool, path_id: uuid.UUID, path: dict) -> int:
-    """Write the path (one transaction) and, when it is active and automatic, run its rule for
-    every rider; returns the assignments made. UnknownCourse when a course has gone."""
+async def save(pool, path_id: uuid.UUID, path: dict, who: audit.Actor, action: str) -> int:
+    """Write the path and its audit event `action` by `who` (one transaction) and, when it is
+    active and automatic, run its rule for every rider; returns the assignments made.
+    UnknownCourse when a course has gone."""
     async with pool.acquire() as conn, conn.transaction():
         await save_paths(conn, [{"id": path_id, **path}])
+        assigned = 0
         if path["active"] and path["rule"] in AUTOMATIC_RULES:
-            return await training.run_rules(conn, None, path_id)
-    return 0
+            assigned = await training.run_rules(conn, None, path_id)
+        fields = {
+            "name": path["name"],
+            "active": path["active"],
+            "rule": path["rule"],
+            "courses": len(path["courses"]),
+        }
+        summary = f"{audit.described(fields)}; {assigned} assignments made"
+        await audit.record(conn, who, action, str(path_id), summary)
+    return assigned
 
 
 async def _form_page(request, *, path_id=None, values, errors=None, status=200):
@@ -159,7 +170,8 @@ async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Respon
     saved_id = path_id or uuid.uuid4()  # the spec: a new path gets a UUID, its page's address
     if not errors:
         try:
-            assigned = await save(request.app[POOL], saved_id, values)
+            action = "path.updated" if path_id else "path.created"
+            assigned = await save(request.app[POOL], saved_id, values, actor(request), action)
         except UnknownCourse as exc:
             errors = {"courses": str(exc)}
     if errors:

@@ -11,9 +11,9 @@ from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin import roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
-from app.core import pages, sessions, sql
+from app.core import audit, pages, sessions, sql
 from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
@@ -154,7 +154,9 @@ async def set_status(request: web.Request) -> web.Response:
         if values["status"] == "inactive":
             await sessions.revoke_rider(conn, rider_id)
         # As a status sent through the API: a rider now in onboarding gets its paths.
-        await training.run_rules(conn, [rider_id])
+        assigned = await training.run_rules(conn, [rider_id])
+        summary = f"status {values['status']}, {assigned} paths assigned by the rules"
+        await audit.record(conn, actor(request), "rider.status_changed", rider_id, summary)
     return _back(rider_id)
 
 
@@ -220,6 +222,8 @@ async def reset_pin(request: web.Request) -> web.Response:
         if not await set_rider_pin(conn, rider_id, pin_hash):
             raise web.HTTPNotFound
         await sessions.revoke_rider(conn, rider_id)
+        summary = "new PIN shown to the admin once; sessions and one-tap links ended"
+        await audit.record(conn, actor(request), "rider.pin_reset", rider_id, summary)
     # Shown once, on this answer only: the PIN is stored hashed.
     notice = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
     return await _rider_page(request, rider_id, notice=notice)
@@ -229,8 +233,10 @@ async def reset_pin(request: web.Request) -> web.Response:
 @roles.needs("editor")
 async def revoke_rider_links(request: web.Request) -> web.Response:
     rider_id = await _rider_id(request)
-    if not await revoke_links(request.app[POOL], rider_id):
-        raise web.HTTPNotFound
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await revoke_links(conn, rider_id):
+            raise web.HTTPNotFound
+        await audit.record(conn, actor(request), "links.revoked", rider_id, "sessions ended")
     notice = f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
     return await _rider_page(request, rider_id, notice=notice)
 
@@ -242,15 +248,18 @@ async def add_flag(request: web.Request) -> web.Response:
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
     pool = request.app[POOL]
-    async with pool.acquire() as conn:
+    notify = values.get("notify") == "on"
+    async with pool.acquire() as conn, conn.transaction():
         saved = await training.save_flag(
             conn, rider_id, values["type"], values.get("note"), source="admin"
         )
-    if saved is None:
-        raise web.HTTPNotFound
-    _flag_id, path_ids = saved
+        if saved is None:
+            raise web.HTTPNotFound
+        _flag_id, path_ids = saved
+        summary = f"type {values['type']}, {len(path_ids)} paths assigned" + ", notify" * notify
+        await audit.record(conn, actor(request), "rider.flag_added", rider_id, summary)
     await notify_flag(
-        pool, request.app[SETTINGS], rider_id, path_ids, notify=values.get("notify") == "on"
+        pool, request.app[SETTINGS], rider_id, path_ids, notify=notify, actor=actor(request)
     )
     return _back(rider_id)
 
@@ -261,10 +270,13 @@ async def assign_rider_path(request: web.Request) -> web.Response:
     rider_id, values, errors = await _posted(request, RiderPathForm())
     if errors:
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    async with request.app[POOL].acquire() as conn:
+    async with request.app[POOL].acquire() as conn, conn.transaction():
         created = await training.assign_path(
             conn, values["path_id"], [rider_id], None, None, None, why="admin"
         )
+        if created:
+            summary = f"path {values['path_id']}, 1 created"
+            await audit.record(conn, actor(request), "assignments.created", rider_id, summary)
     if created is None:
         errors = {"path_id": "This path does not exist any more."}
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)

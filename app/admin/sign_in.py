@@ -125,7 +125,12 @@ async def setup(request: web.Request) -> web.StreamResponse:
         return _setup_page(request, 400, values=values, errors=errors)
     try:
         session_id = await accounts.set_up_first_admin(
-            request.app[POOL], values["token"], values["email"], values["name"], values["password"]
+            request.app[POOL],
+            values["token"],
+            values["email"],
+            values["name"],
+            values["password"],
+            client_address(request),
         )
     except accounts.SetupRefused:
         return _setup_refused()

@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from app.admin import layout, roles
 from app.admin.generate import NOT_CONFIGURED
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.ai import runner
 from app.core import pages
 from app.core.errors import ApiError
@@ -67,6 +67,6 @@ async def translate(request: web.Request) -> web.StreamResponse:
         problem = "This course has no lessons to translate yet."
         return _translate_page(request, course, 400, values=values, problem=problem)
     job_id = await runner.start_translation(
-        request.app, request[ADMIN].admin_id, course.course_id, values["language"]
+        request.app, actor(request), request[ADMIN].admin_id, course.course_id, values["language"]
     )
     return pages.see_other(f"/admin/jobs/{job_id}")

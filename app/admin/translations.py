@@ -8,8 +8,9 @@ from aiohttp import web
 from app.admin import roles
 from app.admin.course_form import read_translation
 from app.admin.courses import COURSE, LANGUAGE, read_course_or_404
+from app.admin.guard import actor
 from app.admin.layout import render
-from app.core import pages
+from app.core import audit, pages
 from app.core.keys import POOL
 from app.training import courses
 from app.training.course_document import TranslationSchema
@@ -63,13 +64,12 @@ async def save_translation(request: web.Request) -> web.Response:
     )
     if not errors:
         try:
-            async with request.app[POOL].acquire() as conn:
-                await courses.save_translation(
-                    conn,
-                    pages.uuid_in_path(request, "course_id"),
-                    language,
-                    translation,
-                    "reviewed",
+            course_id = pages.uuid_in_path(request, "course_id")
+            async with request.app[POOL].acquire() as conn, conn.transaction():
+                await courses.save_translation(conn, course_id, language, translation, "reviewed")
+                summary = f"language {language}, written by the admin (reviewed)"
+                await audit.record(
+                    conn, actor(request), "translation.saved", str(course_id), summary
                 )
         except courses.TranslationMismatch as exc:  # the course changed meanwhile
             errors = {
@@ -87,7 +87,9 @@ async def save_translation(request: web.Request) -> web.Response:
 async def review_translation(request: web.Request) -> web.Response:
     language = request.match_info["language"]
     course_id = pages.uuid_in_path(request, "course_id")
-    async with request.app[POOL].acquire() as conn:
+    async with request.app[POOL].acquire() as conn, conn.transaction():
         if not await courses.mark_reviewed(conn, course_id, language):
             raise web.HTTPNotFound
+        summary = f"language {language}"
+        await audit.record(conn, actor(request), "translation.reviewed", str(course_id), summary)
     return pages.see_other(f"/admin/courses/{course_id}?reviewed={language}")

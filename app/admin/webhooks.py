@@ -7,15 +7,16 @@ is added, and again by the delivery loop before every attempt, test events inclu
 from __future__ import annotations
 
 import uuid
+from urllib.parse import urlsplit
 
 import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin import roles
-from app.admin.guard import ADMIN
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
-from app.core import pages, sql
+from app.core import audit, pages, sql
 from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
@@ -134,7 +135,12 @@ async def add_endpoint(request: web.Request) -> web.Response:
     if errors:
         return await webhooks_page(request, 400, values=values, errors=errors)
     secret = signing.new_secret()
-    endpoint_id = await insert_endpoint(request.app[POOL], values, secret)
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        endpoint_id = await insert_endpoint(conn, values, secret)
+        # The host only: an endpoint's path or query may carry the receiver's own token.
+        fields = {"host": urlsplit(values["url"]).hostname, "events": values["events"]}
+        summary = audit.described(fields)
+        await audit.record(conn, actor(request), "webhook.created", str(endpoint_id), summary)
     log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
     return await _endpoint_page(request, endpoint_id, secret=secret)
 
@@ -147,9 +153,12 @@ async def endpoint_page(request: web.Request) -> web.Response:
 
 async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
-    if not await set_enabled(request.app[POOL], endpoint_id, enabled):
-        raise web.HTTPNotFound
-    return _back(endpoint_id, "enabled" if enabled else "disabled")
+    done = "enabled" if enabled else "disabled"
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await set_enabled(conn, endpoint_id, enabled):
+            raise web.HTTPNotFound
+        await audit.record(conn, actor(request), f"webhook.{done}", str(endpoint_id))
+    return _back(endpoint_id, done)
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/enable")
@@ -168,8 +177,10 @@ async def disable_endpoint(request: web.Request) -> web.Response:
 @roles.needs("owner")
 async def send_test_event(request: web.Request) -> web.Response:
     endpoint = await _endpoint(request, pages.uuid_in_path(request, "endpoint_id"))
-    async with request.app[POOL].acquire() as conn:
+    async with request.app[POOL].acquire() as conn, conn.transaction():
         await events.send_test(conn, endpoint["endpoint_id"])
+        target = str(endpoint["endpoint_id"])
+        await audit.record(conn, actor(request), "webhook.test_sent", target)
     return _back(endpoint["endpoint_id"], "test")
 
 
@@ -184,8 +195,10 @@ async def delete_page(request: web.Request) -> web.Response:
 @roles.needs("owner")
 async def delete_endpoint(request: web.Request) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
-    if not await delete(request.app[POOL], endpoint_id):
-        raise web.HTTPNotFound
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await delete(conn, endpoint_id):
+            raise web.HTTPNotFound
+        await audit.record(conn, actor(request), "webhook.deleted", str(endpoint_id))
     log.info("webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
     return pages.see_other("/admin/webhooks")
 
@@ -195,6 +208,11 @@ async def delete_endpoint(request: web.Request) -> web.Response:
 async def replay_delivery(request: web.Request) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
     delivery_id = int(request.match_info["delivery_id"])
-    if not await replay(request.app[POOL], endpoint_id, delivery_id):
-        raise web.HTTPNotFound
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        if not await replay(conn, endpoint_id, delivery_id):
+            raise web.HTTPNotFound
+        summary = f"delivery {delivery_id}"
+        await audit.record(
+            conn, actor(request), "webhook.delivery_replayed", str(endpoint_id), summary
+        )
     return _back(endpoint_id, "replay")

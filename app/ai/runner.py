@@ -23,6 +23,7 @@ from aiohttp import web
 
 from app.ai import documents, extraction, sources, store
 from app.ai.client import PROVIDER, Provider, ProviderError
+from app.core import audit
 from app.core.keys import POOL
 from app.training import courses
 
@@ -53,18 +54,26 @@ def wake(app: web.Application) -> None:
 
 
 async def start_generation(
-    app: web.Application, admin_id: int, source: bytes, name: str
+    app: web.Application, actor: audit.Actor, admin_id: int, source: bytes, name: str
 ) -> uuid.UUID:
-    """A generation job for the uploaded file, claimed at once by this process's runner."""
-    job_id = await store.add_generation_job(app[POOL], admin_id, source, name)
+    """A generation job for the uploaded file, with its audit event, claimed at once by this
+    process's runner."""
+    async with app[POOL].acquire() as conn, conn.transaction():
+        job_id = await store.add_generation_job(conn, admin_id, source, name)
+        summary = f"from {name} ({len(source):,} bytes)"
+        await audit.record(conn, actor, "ai.generation_started", str(job_id), summary)
     wake(app)
     return job_id
 
 
 async def start_translation(
-    app: web.Application, admin_id: int, course_id: uuid.UUID, language: str
+    app: web.Application, actor: audit.Actor, admin_id: int, course_id: uuid.UUID, language: str
 ) -> uuid.UUID:
-    job_id = await store.add_translation_job(app[POOL], admin_id, course_id, language)
+    """A translation job, with its audit event (on the course)."""
+    async with app[POOL].acquire() as conn, conn.transaction():
+        job_id = await store.add_translation_job(conn, admin_id, course_id, language)
+        summary = f"language {language}, job {job_id}"
+        await audit.record(conn, actor, "ai.translation_started", str(course_id), summary)
     wake(app)
     return job_id
 

@@ -40,17 +40,16 @@ SOURCE_CHUNK = MiB
 
 
 async def add_generation_job(
-    pool: asyncpg.Pool, admin_id: int | None, source: bytes, name: str
+    conn: asyncpg.Connection, admin_id: int | None, source: bytes, name: str
 ) -> uuid.UUID:
-    """A job and its file, in one transaction; the file goes a chunk a statement, so the
-    event loop never encodes more than SOURCE_CHUNK at once."""
-    async with pool.acquire() as conn, conn.transaction():
-        job_id = await conn.fetchval(SQL.insert_generation_job, admin_id, name)
-        view = memoryview(source)
-        for number, start in enumerate(range(0, len(source), SOURCE_CHUNK)):
-            await conn.execute(
-                SQL.insert_job_source, job_id, number, view[start : start + SOURCE_CHUNK]
-            )
+    """A job and its file, in the caller's transaction; the file goes a chunk a statement, so
+    the event loop never encodes more than SOURCE_CHUNK at once."""
+    job_id = await conn.fetchval(SQL.insert_generation_job, admin_id, name)
+    view = memoryview(source)
+    for number, start in enumerate(range(0, len(source), SOURCE_CHUNK)):
+        await conn.execute(
+            SQL.insert_job_source, job_id, number, view[start : start + SOURCE_CHUNK]
+        )
     return job_id
 
 

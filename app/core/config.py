@@ -118,6 +118,19 @@ def _memory_limit_mb(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+MAX_AUDIT_RETENTION_DAYS = 36500
+
+
+def _audit_retention_days(env: Mapping[str, str]) -> int:
+    raw = env.get("AUDIT_RETENTION_DAYS", "").strip() or "365"
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_AUDIT_RETENTION_DAYS:
+        raise ConfigError(
+            f"AUDIT_RETENTION_DAYS must be a whole number from 1 to {MAX_AUDIT_RETENTION_DAYS},"
+            f" got {raw!r}"
+        )
+    return int(raw)
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -165,6 +178,8 @@ class Settings:
     # Webhooks may go to private and loopback addresses, over plain http too (development and
     # tests); off, only to public addresses over https (docs/webhooks.md#addresses).
     webhooks_allow_private: bool
+    # Audit events older than this many days are deleted by housekeeping.
+    audit_retention_days: int
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -208,6 +223,7 @@ class Settings:
             ai_api_key=_optional(env, "AI_API_KEY"),
             ai_model=_optional(env, "AI_MODEL"),
             webhooks_allow_private=_flag(env, "WEBHOOKS_ALLOW_PRIVATE", False),
+            audit_retention_days=_audit_retention_days(env),
         )
 
     @property

@@ -18,7 +18,7 @@ import ijson
 import orjson
 from marshmallow import Schema, ValidationError
 
-from app.core import json_stream
+from app.core import audit, json_stream
 from app.core.config import Settings
 
 
@@ -204,9 +204,11 @@ async def load_document(
     after: Sequence[Callable[[asyncpg.Connection], Awaitable[None]]] = (),
     source: str = "document",
     settings: Settings | None = None,
+    actor: audit.Actor | None = None,
 ) -> dict[str, int]:
     """Validate the sections, then write them in order in one transaction; returns counts.
-    `settings` are what the sections' `prepare` read (a section with one needs them)."""
+    `settings` are what the sections' `prepare` read (a section with one needs them); an
+    `actor` (the command line) gets the load's audit event in that transaction."""
     known = {section.name for section in sections}
     unknown = sorted(set(document) - known)
     if unknown:
@@ -226,6 +228,7 @@ async def load_document(
         if section.prepare is not None:
             records = section.prepare(records, settings)
         validated.append((section, records))
+    counts = {section.name: len(records) for section, records in validated}
     try:
         async with conn.transaction():
             for section, records in validated:
@@ -235,10 +238,13 @@ async def load_document(
                     raise LoadError(_where(source, section.name, exc)) from None
             for hook in after:
                 await hook(conn)
+            if actor is not None:
+                summary = audit.described(counts) or "nothing"
+                await audit.record(conn, actor, "data.loaded", source, summary)
     except asyncpg.PostgresError as exc:
         # What validation let through and the database refused: still one line, nothing written.
         raise LoadError(f"{source}: the database refused the file: {exc}") from None
-    return {section.name: len(records) for section, records in validated}
+    return counts
 
 
 def _where(source: str, section: str, exc: RecordError) -> str:

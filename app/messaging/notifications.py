@@ -15,7 +15,7 @@ from uuid import UUID
 import asyncpg
 import structlog
 
-from app.core import sql
+from app.core import audit, sql
 from app.core.config import Settings
 from app.messaging.links import one_tap_link
 from app.messaging.outbox import Draft, record
@@ -38,11 +38,13 @@ async def notify_flag(
     path_ids: Sequence[UUID],
     *,
     notify: bool,
+    actor: audit.Actor | None = None,
 ) -> Status | None:
     """Send the rider a one-tap link to the paths a flag assigned; None when nothing to tell.
 
     `sent` when the provider accepted the message, `failed` when it returned an error (or
     could not be reached), `logged` when messaging is not connected or the rider has no phone.
+    An `actor` (an admin who asked for it) gets the message's audit event, written with it.
     """
     if not notify or not path_ids:
         return None
@@ -53,6 +55,10 @@ async def notify_flag(
     draft = Draft(rider_id, rows[0]["phone"], flag_text(rows[0]["name"], lines, link), link)
     async with Messenger(settings, **IN_REQUEST) as messenger:
         delivery = await messenger.send_text(draft.phone, draft.body)
-    await record(pool, "flag", [draft], [delivery])
+    async with pool.acquire() as conn, conn.transaction():
+        await record(conn, "flag", [draft], [delivery])
+        if actor is not None:
+            summary = f"flag notification, {delivery.status}"
+            await audit.record(conn, actor, "message.sent", rider_id, summary)
     log.info("flag notification", rider_id=rider_id, status=delivery.status, error=delivery.error)
     return delivery.status

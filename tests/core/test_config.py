@@ -97,6 +97,9 @@ def test_messaging_needs_all_three_variables():
         ({"TRUSTED_PROXY_HOPS": "-1"}, "TRUSTED_PROXY_HOPS"),
         ({"DATABASE_POOL_MODE": "statement"}, "DATABASE_POOL_MODE"),
         ({"DATABASE_REPLICA_URL": "replica:5432"}, "DATABASE_REPLICA_URL"),
+        ({"AUDIT_RETENTION_DAYS": "0"}, "AUDIT_RETENTION_DAYS"),
+        ({"AUDIT_RETENTION_DAYS": "36501"}, "AUDIT_RETENTION_DAYS"),
+        ({"AUDIT_RETENTION_DAYS": "٣٠"}, "AUDIT_RETENTION_DAYS"),
     ],
 )
 def test_bad_settings_name_the_variable(env, names):
@@ -114,3 +117,8 @@ def test_memory_limit_defaults_to_1024_mb_and_0_turns_it_off():
     assert Settings.from_env({"MEMORY_LIMIT_MB": "0"}).memory_limit_mb == 0
     assert Settings.from_env({"MEMORY_LIMIT_MB": "65536"}).memory_limit_mb == 65536
     assert Settings.from_env({"METRICS_TOKEN": "x" * 16}).metrics_token == "x" * 16
+
+
+def test_audit_events_are_kept_365_days_unless_set():
+    assert Settings.from_env({}).audit_retention_days == 365
+    assert Settings.from_env({"AUDIT_RETENTION_DAYS": "30"}).audit_retention_days == 30

@@ -40,6 +40,10 @@ ARRANGE = [
        SELECT endpoint_id, 'flag.created', jsonb_build_object('age', age),
               now() - make_interval(days => age), 'succeeded'
        FROM webhook_endpoints, unnest(ARRAY[31, 29]) AS age""",
+    # Audit events: past the default 365 days of AUDIT_RETENTION_DAYS, and within them.
+    """INSERT INTO audit_events (at, actor, action, target)
+       SELECT now() - make_interval(days => age), 'cli', 'links.revoked', age::text
+       FROM unnest(ARRAY[366, 364, 20]) AS age""",
 ]
 
 
@@ -51,7 +55,8 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
         result = await housekeeping(job_context())
     assert result == (
         "removed 1 expired sessions, 3 old failed sign-ins, 1 old assistant questions, "
-        "1 old rider imports, 1 expired idempotency keys, 1 old webhook deliveries"
+        "1 old rider imports, 1 expired idempotency keys, 1 old webhook deliveries, "
+        "1 audit events older than 365 days"
     )
     (line,) = [e for e in logs if e["event"] == "housekeeping done"]
     assert (line["sessions"], line["sign_ins"], line["questions"], line["imports"]) == (1, 3, 1, 1)
@@ -61,5 +66,22 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
     assert await db.fetchval("SELECT array_agg(cells) FROM rider_import_rejects") == ["y"]
     assert await db.fetchval("SELECT array_agg(key) FROM idempotency_keys") == ["new"]
     assert await db.fetchval("SELECT array_agg(data) FROM webhook_deliveries") == [{"age": 29}]
+    assert await _audit_targets(db) == ["20", "364"]
     again = await housekeeping(job_context())
     assert again.startswith("removed 0 expired sessions, 0 old failed sign-ins, 0 old")
+
+
+async def _audit_targets(db) -> list[str]:
+    return await db.fetchval("SELECT array_agg(target ORDER BY target) FROM audit_events")
+
+
+async def test_audit_events_are_kept_audit_retention_days(db, job_context):
+    """AUDIT_RETENTION_DAYS=30: an event of 31 days goes, one of 29 days stays."""
+    await db.execute(
+        """INSERT INTO audit_events (at, actor, action, target)
+           SELECT now() - make_interval(days => age), 'cli', 'links.revoked', age::text
+           FROM unnest(ARRAY[31, 29]) AS age"""
+    )
+    result = await housekeeping(job_context(AUDIT_RETENTION_DAYS="30"))
+    assert result.endswith(", 1 audit events older than 30 days")
+    assert await _audit_targets(db) == ["29"]
