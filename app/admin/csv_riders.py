@@ -100,6 +100,8 @@ class Batch:
     riders: list[Rider]  # valid riders, one per riderId (the last valid row wins)
     rejected: list[Rejected]
     last_line: int  # the number of the batch's last record
+    # Each valid rider's row (line, cells), for a rider refused after parsing (importing.py).
+    origin: dict[str, tuple[int, list[str]]]
 
 
 def read_header(cells: list[str]) -> Header:
@@ -182,11 +184,20 @@ class RiderFile:
         if not last_line:
             return None
         riders, errors = parse_riders(rows)
+        invalid = set()
         for index, error in errors:
+            invalid.add(index)
             line, cells = lines[index]
             rejected.append(Rejected(line, cells, plain_words(error)))
         rejected.sort(key=lambda row: row.line)
-        return Batch(riders, rejected, last_line)
+        # A valid row's riderId is its cell trimmed; a later row of the same rider wins, as in
+        # parse_riders.
+        origin = {
+            rows[index]["riderId"].strip(): lines[index]
+            for index in range(len(lines))
+            if index not in invalid
+        }
+        return Batch(riders, rejected, last_line, origin)
 
     def close(self) -> None:
         """Done reading; the upload stays open (its owner closes it)."""

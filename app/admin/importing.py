@@ -40,13 +40,20 @@ from app.core.http import MiB, bulk_route
 from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
 from app.training.pins import pepper_of, with_pin_hashes
-from app.training.riders import MAX_RIDERS
+from app.training.riders import MAX_RIDERS, Rider
 
 log = structlog.get_logger("admin.import")
 
 routes = web.RouteTableDef()
 
-SQL = sql.load("admin", "start_import", "add_import_rejects", "import_header", "import_rejects")
+SQL = sql.load(
+    "admin",
+    "start_import",
+    "add_import_rejects",
+    "import_header",
+    "import_rejects",
+    "riders_elsewhere",
+)
 # Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
 FETCH_ROWS = 5000
 
@@ -85,6 +92,9 @@ RULES_FAILED = (
     "Every line was saved, but the database failed before the automatic rules ran. Upload the "
     "same file again to run them: rows already saved are saved again with the same values."
 )
+# A market-limited admin's rows of other markets' riders (docs/admin-panel.md, import).
+OTHER_MARKET = "market {market} is not one of your markets"
+OTHER_MARKETS_RIDER = "this rider belongs to a market that is not one of yours"
 # What a database failure midway looks like: the connection or the server going away, or a
 # statement refused.
 DATABASE_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, *database.UNAVAILABLE)
@@ -123,26 +133,33 @@ async def receive(request: web.Request, upload: BinaryIO) -> None:
     check.feed(b"", final=True)
 
 
+@dataclass(frozen=True)
+class Importer:
+    """Who imports: the admin, as the audit log names them, and their markets (empty: every
+    market), the only ones whose riders they may add or change."""
+
+    admin_id: int
+    who: audit.Actor
+    markets: tuple[str, ...]
+
+
 async def import_riders(
-    pool: asyncpg.Pool, pepper: bytes | None, admin_id: int, who: audit.Actor, upload: BinaryIO
+    pool: asyncpg.Pool, pepper: bytes | None, importer: Importer, upload: BinaryIO
 ) -> ImportResult:
     """Save the riders of the file in `upload`, their PINs hashed with `pepper`; FileRefused
     (nothing written) for a file without a usable header or without rows. Each batch's commit
     holds its audit event (`riders.imported`, on the import), and so does the rules' run."""
     rider_file = RiderFile(upload)
     try:
-        return await _import(pool, pepper, admin_id, who, rider_file)
+        return await _import(pool, pepper, importer, rider_file)
     finally:
         rider_file.close()
 
 
 async def _import(
-    pool: asyncpg.Pool,
-    pepper: bytes | None,
-    admin_id: int,
-    who: audit.Actor,
-    rider_file: RiderFile,
+    pool: asyncpg.Pool, pepper: bytes | None, importer: Importer, rider_file: RiderFile
 ) -> ImportResult:
+    admin_id, who = importer.admin_id, importer.who
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
     if batch is None:
@@ -156,8 +173,8 @@ async def _import(
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    saved_counts = await _save(
-                        conn, result.import_id, batch, pepper, who, saved_up_to + 1
+                    batch, *saved_counts = await _save(
+                        conn, result.import_id, batch, pepper, importer, saved_up_to + 1
                     )
                     result.add(batch, *saved_counts)
                 except BaseException:
@@ -206,18 +223,50 @@ async def _run_rules(
     return created
 
 
+def _other_market(rider: Rider, markets: tuple[str, ...], elsewhere: set[str]) -> str | None:
+    """Why a market-limited admin may not save `rider`, or None when they may."""
+    if rider.rider_id in elsewhere:
+        return OTHER_MARKETS_RIDER
+    if rider.market not in markets:
+        return OTHER_MARKET.format(market=rider.market)
+    return None
+
+
+async def _within_markets(conn: asyncpg.Connection, batch: Batch, markets) -> Batch:
+    """The batch as a market-limited admin may save it: a rider of another market, or one
+    moved to another market, becomes a rejected row. Riders already of another market are
+    locked until the batch's transaction ends, so their market stays as checked."""
+    if not markets:
+        return batch
+    ids = [rider.rider_id for rider in batch.riders]
+    elsewhere = {row["rider_id"] for row in await conn.fetch(SQL.riders_elsewhere, ids, markets)}
+    riders, refused = [], []
+    for rider in batch.riders:
+        if (why := _other_market(rider, markets, elsewhere)) is None:
+            riders.append(rider)
+        else:
+            refused.append(Rejected(*batch.origin[rider.rider_id], why))
+    if not refused:
+        return batch
+    rejected = sorted(batch.rejected + refused, key=lambda row: row.line)
+    return Batch(riders, rejected, batch.last_line, batch.origin)
+
+
 async def _save(
     conn: asyncpg.Connection,
     import_id: uuid.UUID,
     batch: Batch,
     pepper: bytes | None,
-    who: audit.Actor,
+    importer: Importer,
     first_line: int,
-) -> tuple[int, int]:
+) -> tuple[Batch, int, int]:
     """One batch in one transaction: its riders through the API's upsert, its rejected rows
-    kept for the download, its audit event. Returns (inserted, updated)."""
+    kept for the download, its audit event. Returns the batch as saved (with the riders of
+    other markets rejected), inserted and updated."""
     inserted = updated = 0
+    who = importer.who
     async with conn.transaction():
+        batch = await _within_markets(conn, batch, importer.markets)
         if batch.riders:
             inserted, updated = await training_store.upsert_riders(
                 conn, with_pin_hashes(batch.riders, pepper)
@@ -233,7 +282,7 @@ async def _save(
             f"{len(batch.rejected)} rejected"
         )
         await audit.record(conn, who, "riders.imported", str(import_id), summary)
-    return inserted, updated
+    return batch, inserted, updated
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:
@@ -272,12 +321,10 @@ async def upload_riders(request: web.Request) -> web.Response:
         try:
             await receive(request, upload)
             upload.seek(0)
+            admin = request[ADMIN]
+            importer = Importer(admin.admin_id, actor(request), admin.markets)
             result = await import_riders(
-                request.app[POOL],
-                pepper_of(request.app[SETTINGS]),
-                request[ADMIN].admin_id,
-                actor(request),
-                upload,
+                request.app[POOL], pepper_of(request.app[SETTINGS]), importer, upload
             )
         except uploads.TooLarge:
             return html.page(413, "File too large", TOO_LARGE)

@@ -474,3 +474,37 @@ async def test_every_rejected_row_names_its_column_in_plain_words(admin_client, 
         "line 5: city is too long: at most 100 characters",
         "line 6: market is missing: every row needs one",
     ]
+
+
+async def test_a_market_limited_editor_imports_only_riders_of_their_markets(
+    make_client, make_admin, db
+):
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market) VALUES ('R-AE', 'Old', 'AE'),"
+        " ('R-JO', 'Old', 'JO')"
+    )
+    account = await make_admin(email="jo@example.com", role="editor", markets=("JO",))
+    editor = PageClient(await make_client())
+    assert (await sign_in(editor, account)).status == 303
+    content = (
+        b"riderId,name,market\n"
+        b"R-NEW,Ada,Jordan\n"
+        b"R-AE,Moved,JO\n"
+        b"R-JO,Renamed,JO\n"
+        b"R-QA,Chen,QA\n"
+        b"R-JO2,Dana,JO\n"
+        b"R-JO2,Dana,AE\n"
+    )
+    page = await (await upload(editor, content)).text()
+    assert counts(page) == {"inserted": 1, "updated": 1, "enrollmentsCreated": 0, "rejected": 3}
+    assert rejected_lines(page) == [
+        "line 3: this rider belongs to a market that is not one of yours",
+        "line 5: market QA is not one of your markets",
+        "line 7: market AE is not one of your markets",
+    ]
+    saved = await riders(db)
+    assert {rider_id: (row["name"], row["market"]) for rider_id, row in saved.items()} == {
+        "R-AE": ("Old", "AE"),
+        "R-JO": ("Renamed", "JO"),
+        "R-NEW": ("Ada", "JO"),
+    }
