@@ -260,8 +260,8 @@ class Bucket:
                 raise JobFailed(f"no archive {archive} in {self}") from None
             with target.open("wb") as out:
                 async with answer["Body"] as body:
-                    async for chunk in body.content.iter_chunked(CHUNK_BYTES):
-                        out.write(chunk)
+                    while chunk := await body.read(CHUNK_BYTES):
+                        await asyncio.to_thread(out.write, chunk)
             yield target
         finally:
             target.unlink(missing_ok=True)

@@ -12,8 +12,7 @@ import pytest
 import structlog
 
 from app.core.database import pg_bin_dir
-from jobs import JOBS, JobFailed
-from jobs import pg_clients
+from jobs import JOBS, JobFailed, pg_clients
 from jobs.archives import archive_name
 
 backup = JOBS["backup"].run
