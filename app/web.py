@@ -15,7 +15,12 @@ from app.core.config import Settings
 from app.core.errors import JSON_ERRORS, ErrorShapes
 from app.core.http import largest_body
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
-from app.core.middleware import forbid_caching, request_context, stamp_request_id
+from app.core.middleware import (
+    forbid_caching,
+    quiet_unreadable_requests,
+    request_context,
+    stamp_request_id,
+)
 from app.core.throttle import SIGN_IN_AREAS
 from app.packages import PACKAGES
 from app.webhooks import delivery as webhook_delivery
@@ -113,6 +118,7 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
         ]
     )
     probes.setup(app)
+    quiet_unreadable_requests()
     metrics.setup(
         app,
         {metrics.AI_JOBS: ai_store.job_counts, **backup_metrics.READERS},

@@ -8,21 +8,20 @@ from app.core import metrics, sql
 SQL = sql.load("jobs", "backup_readings")
 
 
-def _reader(column: str, *, never: float | None):
-    """Reads `column` of backup_readings; `never` is the value before the first success
-    (None: no sample)."""
+def _reader(column: str):
+    """Reads `column` of backup_readings; 0 before the first success, so that an alert on
+    "too long ago" fires for a service that never had one."""
 
     async def read(pool):
         found = (await pool.fetchrow(SQL.backup_readings))[column]
-        value = found if found is not None else never
-        return [] if value is None else [((), value)]
+        return [((), found or 0.0)]
 
     return read
 
 
 READERS = {
-    metrics.BACKUP_LAST_SUCCESS: _reader("backup_finished", never=0.0),
-    metrics.BACKUP_SIZE: _reader("backup_bytes", never=None),
-    metrics.BACKUP_DURATION: _reader("backup_seconds", never=None),
-    metrics.RESTORE_DRILL_LAST_SUCCESS: _reader("drill_succeeded", never=0.0),
+    metrics.BACKUP_LAST_SUCCESS: _reader("backup_finished"),
+    metrics.BACKUP_SIZE: _reader("backup_bytes"),
+    metrics.BACKUP_DURATION: _reader("backup_seconds"),
+    metrics.RESTORE_DRILL_LAST_SUCCESS: _reader("drill_succeeded"),
 }

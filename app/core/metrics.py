@@ -131,9 +131,13 @@ BACKUP_LAST_SUCCESS = Reading(
     "When the last successful backup finished (Unix time; 0: none yet).",
     (),
 )
-BACKUP_SIZE = Reading("backup_size_bytes", "Size of the last successful backup's archive.", ())
+BACKUP_SIZE = Reading(
+    "backup_size_bytes", "Size of the last successful backup's archive (0: none yet).", ()
+)
 BACKUP_DURATION = Reading(
-    "backup_duration_seconds", "How long the last successful backup took, upload included.", ()
+    "backup_duration_seconds",
+    "How long the last successful backup took, upload included (0: none yet).",
+    (),
 )
 RESTORE_DRILL_LAST_SUCCESS = Reading(
     "restore_drill_last_success_timestamp_seconds",
