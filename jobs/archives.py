@@ -99,7 +99,7 @@ class Folder:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             self.folder.chmod(0o700)
         except OSError as exc:
-            raise JobFailed(f"backup failed: cannot create {self.folder}: {exc.strerror}") from None
+            raise JobFailed(f"cannot create {self.folder}: {exc.strerror}") from None
 
     async def names(self) -> list[str]:
         if not self.folder.is_dir():
