@@ -14,6 +14,7 @@ configuration, relocated to a temporary folder.
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import shutil
 import subprocess
@@ -31,7 +32,8 @@ BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.
 # The deployed paths, and where each goes in the test's folder.
 DEPLOYED = {
     "/var/lib/postgresql/15/main": "pgdata",
-    "/var/run/postgresql": "pgdata",
+    # Outside the data folder, as deployed: a backup would copy the socket's lock file.
+    "/var/run/postgresql": "socket",
     "/var/spool/pgbackrest": "spool",
     "/var/log/pgbackrest": "log",
 }
@@ -44,6 +46,7 @@ class Cluster:
     def __init__(self, folder: Path, user: str | None):
         self.folder, self.user = folder, user
         self.data = folder / "pgdata"
+        self.socket = folder / "socket"
         self.env = {**os.environ, "PGBACKREST_CONFIG": str(folder / "pgbackrest.conf")}
 
     def run(self, *args: str) -> str:
@@ -60,7 +63,7 @@ class Cluster:
         return self.run(PGBACKREST, "--stanza=rider-ops", *args)
 
     def start(self) -> None:
-        options = f"-k {self.data} -h ''"
+        options = f"-k {self.socket} -h ''"
         log = f"{self.folder}/server.log"
         self.pg("pg_ctl", "-D", str(self.data), "-w", "-o", options, "-l", log, "start")
 
@@ -68,7 +71,8 @@ class Cluster:
         self.pg("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def connect(self):
-        return psycopg.connect(f"postgresql://postgres@/postgres?host={self.data}", autocommit=True)
+        url = f"postgresql://postgres@/postgres?host={self.socket}"
+        return psycopg.connect(url, autocommit=True)
 
 
 def deployed_configuration(folder: Path) -> str:
@@ -96,7 +100,7 @@ def cluster():
     folder = Path(tempfile.mkdtemp(prefix="rider-ops-pgbackrest-"))
     (folder / "pgbackrest.conf").write_text(deployed_configuration(folder))
     # The folders the Debian package makes.
-    made = [folder / name for name in ("spool", "lock", "log")]
+    made = [folder / name for name in ("spool", "lock", "log", "socket")]
     for path in made:
         path.mkdir()
     if system_user is not None:
@@ -123,7 +127,16 @@ def test_a_point_in_time_restore_finds_exactly_the_rows_written_before_it(cluste
     cluster.pgbackrest("stanza-create")
     cluster.pgbackrest("check")  # archive_command works: a WAL segment reached the repository
     cluster.pgbackrest("--type=full", "backup")
+    # pgBackRest restores to a time from a backup that stopped before it, by its stop time in
+    # whole seconds: the rows come after that second.
+    (backup,) = json.loads(cluster.pgbackrest("--output=json", "info"))[0]["backup"]
     with cluster.connect() as conn:
+        deadline = time.monotonic() + 10
+        while conn.execute("SELECT extract(epoch FROM now())").fetchone()[0] <= (
+            backup["timestamp"]["stop"] + 1
+        ):
+            assert time.monotonic() < deadline, "the server's clock stands still"
+            time.sleep(0.1)
         conn.execute("CREATE TABLE completions (n int PRIMARY KEY, at timestamptz DEFAULT now())")
         conn.execute("INSERT INTO completions (n) SELECT generate_series(1, 100)")
         (target,) = conn.execute("SELECT clock_timestamp()::text").fetchone()
