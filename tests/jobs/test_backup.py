@@ -175,7 +175,10 @@ async def test_a_cancelled_backup_stops_pg_dump(
     fake_pg_dump(tmp_path / "bin", f"echo $$ > {tmp_path}/pid\nexec /bin/sleep 60\n")
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     run = asyncio.create_task(backup(job_context(DATABASE_URL="postgresql://rider@h/ops")))
-    while not (tmp_path / "pid").exists():
+    # The file exists before the shell has written the pid into it: wait for a whole line.
+    deadline = asyncio.get_running_loop().time() + 30
+    while not ((tmp_path / "pid").exists() and (tmp_path / "pid").read_text().endswith("\n")):
+        assert asyncio.get_running_loop().time() < deadline, "pg_dump did not start"
         await asyncio.sleep(0.02)
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
