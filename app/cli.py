@@ -1,5 +1,5 @@
 """The command line (docs/operations.md, "Commands"): serve, worker, migrate, load-data,
-demo-data, run-job, create-admin, create-api-key, revoke-api-key, …"""
+demo-data, restore, run-job, create-admin, create-api-key, revoke-api-key, …"""
 
 from __future__ import annotations
 
@@ -75,6 +75,14 @@ def parser() -> argparse.ArgumentParser:
         "revoke-links", help="refuse a rider's one-tap links and sessions issued until now"
     )
     revoking.add_argument("rider_id", metavar="RIDER_ID")
+    restoring = commands.add_parser(
+        "restore",
+        help="restore a backup archive (BACKUP_S3_URL, else BACKUP_DIR) into an empty database",
+    )
+    restoring.add_argument("archive", metavar="latest|ARCHIVE", help="latest, or an archive's name")
+    restoring.add_argument(
+        "--into", required=True, metavar="DATABASE_URL", help="the empty database to restore into"
+    )
     job = commands.add_parser("run-job", help="run a scheduled job now, once")
     # A metavar, or argparse would list the choices (and import the jobs) as it builds the parser.
     job.add_argument("job", choices=_JobNames(), metavar="JOB", help="one of %(choices)s")

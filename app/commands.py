@@ -1,6 +1,6 @@
 """The commands that work on the database (DESIGN §1): migrate, load-data, demo-data,
-run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of `serve`
-before it supervises.
+restore, run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of
+`serve` before it supervises.
 
 Each change a command makes is written to the audit log as the actor `cli`, in the change's
 transaction (docs/security.md, "Audit log").
@@ -22,6 +22,7 @@ from marshmallow import ValidationError
 
 from app.cli import OPERATOR_ERRORS, CommandError, database_url
 from app.core import audit, database, logs, migrations
+from app.core import database_url as where
 from app.core.config import Settings
 from app.core.loader import LoadError, load_document, read_document
 from app.training import pins
@@ -214,6 +215,31 @@ async def _run_job(settings: Settings, url: str, name: str) -> None:
 
 def run_job(settings: Settings, args: argparse.Namespace) -> None:
     asyncio.run(_run_job(settings, database_url(settings, log), args.job))
+
+
+def restore(settings: Settings, args: argparse.Namespace) -> None:
+    """Restore an archive into an empty database and say what it holds (docs/operations.md)."""
+    from jobs import JobFailed
+    from jobs.restore import restore as restore_archive
+
+    if not args.into.startswith(("postgresql://", "postgres://")):
+        raise CommandError("--into must be a postgresql:// URL")
+    try:
+        restored = asyncio.run(restore_archive(settings, args.archive, args.into))
+    except JobFailed as exc:
+        raise CommandError(f"restore failed: {exc}") from None
+    recorded = restored.recorded or {}
+    rows = sum(restored.tables.values())
+    print(
+        f"restored {restored.archive} from {restored.source} into {where.describe(args.into)}:"
+        f" {len(restored.tables)} tables, {rows} rows"
+    )
+    for table, count in restored.tables.items():
+        at_backup = recorded.get(table)
+        differs = "" if at_backup in (None, count) else f" ({at_backup} at backup time)"
+        print(f"  {table} {count}{differs}")
+    if restored.recorded is None:
+        print("(the archive has no manifest: no row counts of backup time to compare with)")
 
 
 async def _revoke(url: str, rider_id: str) -> None:

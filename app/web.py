@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 
 from aiohttp import web
 
@@ -14,8 +15,17 @@ from app.core.config import Settings
 from app.core.errors import JSON_ERRORS, ErrorShapes
 from app.core.http import largest_body
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
-from app.core.middleware import forbid_caching, request_context, stamp_request_id
+from app.core.middleware import (
+    forbid_caching,
+    quiet_unreadable_requests,
+    request_context,
+    stamp_request_id,
+)
+from app.core.throttle import SIGN_IN_AREAS
 from app.packages import PACKAGES
+from app.webhooks import delivery as webhook_delivery
+from jobs import JOBS, backup_metrics
+from jobs.job import OUTCOMES
 
 API_DESCRIPTION = """\
 One service, three API families on one port:
@@ -110,7 +120,16 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
         ]
     )
     probes.setup(app)
-    metrics.setup(app, {metrics.AI_JOBS: ai_store.job_counts})
+    quiet_unreadable_requests()
+    metrics.setup(
+        app,
+        {metrics.AI_JOBS: ai_store.job_counts, **backup_metrics.READERS},
+        {
+            metrics.JOB_RUNS: itertools.product(JOBS, OUTCOMES),
+            metrics.SIGN_IN_FAILURES: [(area,) for area in sorted(SIGN_IN_AREAS)],
+            metrics.WEBHOOK_DELIVERIES: [(name,) for name in webhook_delivery.OUTCOMES],
+        },
+    )
     schemes = {name: s for package in PACKAGES for name, s in package.security_schemes.items()}
     openapi.setup(app, API_DESCRIPTION, schemes)
     pages.setup(app)

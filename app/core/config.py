@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 
 class ConfigError(Exception):
@@ -131,6 +131,66 @@ def _audit_retention_days(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+@dataclass(frozen=True)
+class S3Location:
+    """Where off-site backups go (BACKUP_S3_URL). What the URL leaves out (endpoint, region,
+    credentials) the S3 client reads from the AWS_* variables every AWS SDK reads."""
+
+    bucket: str
+    # "" or ending in "/": object names are PREFIX + the archive's name.
+    prefix: str
+    endpoint: str | None
+    region: str | None
+    access_key: str | None
+    secret_key: str | None
+
+    def __str__(self) -> str:
+        # For log lines and messages: never the credentials.
+        return f"s3://{self.bucket}/{self.prefix}"
+
+
+def _backup_s3(env: Mapping[str, str]) -> S3Location | None:
+    """BACKUP_S3_URL: s3://[KEY:SECRET@]BUCKET[/PREFIX][?endpoint=URL&region=REGION]."""
+    url = _optional(env, "BACKUP_S3_URL")
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    bucket = parts.hostname or ""
+    if parts.scheme != "s3" or not bucket:
+        raise ConfigError("BACKUP_S3_URL must be s3://BUCKET/PREFIX")
+    query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
+    unknown = sorted(set(query) - {"endpoint", "region"})
+    if unknown:
+        raise ConfigError(f"BACKUP_S3_URL: unknown parameter {unknown[0]!r} (endpoint, region)")
+    endpoint = query.get("endpoint")
+    prefix = parts.path.strip("/")
+    return S3Location(
+        bucket=bucket,
+        prefix=f"{prefix}/" if prefix else "",
+        # The store's keys travel with every request to it.
+        endpoint=None if endpoint is None else _secure_url("BACKUP_S3_URL's endpoint", endpoint),
+        region=query.get("region"),
+        access_key=unquote(parts.username) if parts.username else None,
+        secret_key=unquote(parts.password) if parts.password else None,
+    )
+
+
+def _backup_dir(env: Mapping[str, str], data_dir: Path, s3: S3Location | None) -> Path | None:
+    """BACKUP_DIR; set to an empty value, no local copy is kept (the archives go to the S3
+    store only), which needs BACKUP_S3_URL."""
+    if "BACKUP_DIR" not in env:
+        return data_dir / "backups"
+    raw = env["BACKUP_DIR"].strip()
+    if raw:
+        return Path(raw).resolve()
+    if s3 is None:
+        raise ConfigError(
+            "BACKUP_DIR is empty (no local copy) and BACKUP_S3_URL is unset: backups would go"
+            " nowhere"
+        )
+    return None
+
+
 def _optional(env: Mapping[str, str], name: str) -> str | None:
     """An unset or blank variable means "not configured"."""
     value = env.get(name, "").strip()
@@ -169,7 +229,9 @@ class Settings:
     messaging_api_url: str | None
     messaging_token: str | None
     messaging_phone_number_id: str | None
-    backup_dir: Path
+    # None: no local copy (BACKUP_DIR set empty), the archives go to backup_s3 only.
+    backup_dir: Path | None
+    backup_s3: S3Location | None
     log_format: str
     migrate_on_start: bool
     ai_base_url: str
@@ -189,7 +251,7 @@ class Settings:
         log_format = env.get("LOG_FORMAT", "").strip() or "json"
         if log_format not in ("json", "console"):
             raise ConfigError(f"LOG_FORMAT must be json or console, got {log_format!r}")
-        backup_dir = _optional(env, "BACKUP_DIR")
+        backup_s3 = _backup_s3(env)
         return cls(
             database_url=_database_url(env, "DATABASE_URL"),
             database_pool_mode=_pool_mode(env),
@@ -216,7 +278,8 @@ class Settings:
             messaging_api_url=_messaging_url(env),
             messaging_token=_optional(env, "MESSAGING_TOKEN"),
             messaging_phone_number_id=_optional(env, "MESSAGING_PHONE_NUMBER_ID"),
-            backup_dir=Path(backup_dir).resolve() if backup_dir else data_dir / "backups",
+            backup_dir=_backup_dir(env, data_dir, backup_s3),
+            backup_s3=backup_s3,
             log_format=log_format,
             migrate_on_start=_flag(env, "MIGRATE_ON_START", True),
             ai_base_url=_ai_base_url(env),

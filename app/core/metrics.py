@@ -16,8 +16,8 @@ key (or `env` for a key from the environment), bounded by the keys the owners ma
 Who counts what: the request middleware (`http_*`, `api_requests_total`), the pool sampler
 below (`db_pool_*`), the scheduler (`job_runs_total`), the messaging outbox
 (`messages_total`), the sign-in throttle (`sign_in_failures_total`), the webhooks engine
-(`webhook_deliveries_total`); `ai_jobs` is read from the database at each scrape (see
-`Reading`).
+(`webhook_deliveries_total`); `ai_jobs` and the backups' gauges are read from the database at
+each scrape (see `Reading`).
 """
 
 from __future__ import annotations
@@ -135,6 +135,27 @@ class Reading:
 
 
 AI_JOBS = Reading("ai_jobs", "AI jobs in the database, by kind and status.", ("kind", "status"))
+# The backups' state lives in the database too: a run by `run-job`, another instance or a
+# process since replaced shows at every scrape, and a restart loses nothing (0: never).
+BACKUP_LAST_SUCCESS = Reading(
+    "backup_last_success_timestamp_seconds",
+    "When the last successful backup finished (Unix time; 0: none yet).",
+    (),
+)
+BACKUP_SIZE = Reading(
+    "backup_size_bytes", "Size of the last successful backup's archive (0: none yet).", ()
+)
+BACKUP_DURATION = Reading(
+    "backup_duration_seconds",
+    "How long the last successful backup took, upload included (0: none yet).",
+    (),
+)
+RESTORE_DRILL_LAST_SUCCESS = Reading(
+    "restore_drill_last_success_timestamp_seconds",
+    "When the last restore drill that restored the latest archive with its recorded row counts"
+    " finished (Unix time; 0: none yet).",
+    (),
+)
 
 Reader = Callable[[asyncpg.Pool], Awaitable[Iterable[tuple[tuple[str, ...], float]]]]
 READERS = web.AppKey("metric_readers", dict)
@@ -236,8 +257,17 @@ async def _pool_sampler(app: web.Application):
     task.cancel()
 
 
-def setup(app: web.Application, readers: Mapping[Reading, Reader]) -> None:
-    """`readers`: how each Reading is read (the packages that own the tables know)."""
+def setup(
+    app: web.Application,
+    readers: Mapping[Reading, Reader],
+    known: Mapping[Counter, Iterable[tuple[str, ...]]],
+) -> None:
+    """`readers`: how each Reading is read (the packages that own the tables know); `known`:
+    each counter's label values known in advance (jobs and outcomes, areas), exported at 0
+    from the start, so a rate or an alert over them has a series before the first event."""
+    for counter, label_sets in known.items():
+        for labels in label_sets:
+            counter.labels(*labels)
     app[READERS] = dict(readers)
     app.router.add_get(PATH, metrics)
     # After the pool's own context: it samples an open pool and stops before it closes.

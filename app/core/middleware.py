@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import os
 import re
 import time
@@ -15,6 +16,7 @@ import time
 import asyncpg
 import structlog
 from aiohttp import web
+from aiohttp.http_exceptions import BadHttpMessage, LineTooLong
 
 from app.core import metrics, turns
 from app.core.api_keys import CALLER
@@ -33,6 +35,34 @@ _SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 # unique across processes and instances without a system call a request (uuid4's urandom).
 _PROCESS = os.urandom(8).hex()
 _requests = itertools.count(1)
+
+
+class UnreadableRequests(logging.Filter):
+    """A request aiohttp cannot read (a request line or a header over its 8 KB limit, broken
+    syntax) is answered 400 before any middleware runs, and aiohttp logs it as an error with
+    a traceback. It is the client's doing: one warning line says what, and never the line
+    itself (a path may carry a token, a query a phone number)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        problem = record.exc_info[1] if record.exc_info else None
+        if isinstance(problem, BadHttpMessage):
+            what = (
+                "a request line or header over the 8 KB limit"
+                if isinstance(problem, LineTooLong)
+                else f"an unreadable request ({type(problem).__name__})"
+            )
+            record.msg, record.args = "request refused: %s, answered 400", (what,)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_unreadable_requests() -> None:
+    """Install UnreadableRequests on aiohttp's server logger (once a process)."""
+    server = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, UnreadableRequests) for f in server.filters):
+        server.addFilter(UnreadableRequests())
+
 
 CONFLICT = ApiError(
     409,

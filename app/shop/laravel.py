@@ -35,7 +35,7 @@ def required(name: str) -> str:
     return f"The {label(name)} field is required."
 
 
-def _messages(name: str, kind: str) -> dict[str, str]:
+def field_messages(name: str, kind: str) -> dict[str, str]:
     return {
         "required": required(name),
         "null": required(name),
@@ -67,7 +67,7 @@ class _Integer(Integer):
 def integer(name: str, **kwargs: Any) -> fields.Integer:
     """An integer the database can hold (a larger one is "not an integer" rather than a crash);
     the range is a validator, so the OpenAPI document states it too."""
-    messages = _messages(name, "an integer")
+    messages = field_messages(name, "an integer")
     bigint = validate.Range(-BIGINT, BIGINT - 1, error=messages["invalid"])
     extra = kwargs.pop("validate", [])
     extra = list(extra) if isinstance(extra, (list, tuple)) else [extra]
@@ -75,7 +75,7 @@ def integer(name: str, **kwargs: Any) -> fields.Integer:
 
 
 def string(name: str, **kwargs: Any) -> fields.String:
-    return fields.String(error_messages=_messages(name, "a string"), **kwargs)
+    return fields.String(error_messages=field_messages(name, "a string"), **kwargs)
 
 
 class _StrictBoolean(fields.Boolean):
@@ -89,7 +89,7 @@ class _StrictBoolean(fields.Boolean):
 
 def boolean(name: str, *, strict: bool = False, **kwargs: Any) -> fields.Boolean:
     """From a query: 1/true/0/false; in a JSON body (`strict`): true or false."""
-    messages = _messages(name, "true or false")
+    messages = field_messages(name, "true or false")
     if strict:
         return _StrictBoolean(error_messages=messages, **kwargs)
     return fields.Boolean(truthy=TRUTHY, falsy=FALSY, error_messages=messages, **kwargs)
@@ -109,7 +109,7 @@ def email(name: str, **kwargs: Any) -> fields.String:
     invalid = f"The {label(name)} field must be a valid email address."
     return fields.String(
         required=True,
-        error_messages=_messages(name, "a string"),
+        error_messages=field_messages(name, "a string"),
         validate=[*filled(name), validate.Email(error=invalid)],
         **kwargs,
     )

@@ -161,6 +161,22 @@ class KitWriteSchema(Schema):
     mandatory = lv.boolean("mandatory", required=True, strict=True)
 
 
+_SIGNED_DIGITS = re.compile(r"[+-]?[0-9]+")
+
+
+class _PageSize(fields.Field):
+    """The users list's `limit`: an integer, which the handler clamps into 1-200; any other
+    value (`abc`, `1.5`) means the default, 200, as a non-numeric limit always has."""
+
+    def __init__(self, **kwargs):
+        super().__init__(error_messages=lv.field_messages("limit", "an integer"), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        # ASCII digits only: int() would also read other scripts' digits ("٣").
+        matched = isinstance(value, str) and _SIGNED_DIGITS.fullmatch(value)
+        return int(value) if matched else MAX_PAGE
+
+
 class UsersQuerySchema(ShopQuery):
     """Filters and paging of the users list; the handler clamps `limit` and `page`."""
 
@@ -173,7 +189,13 @@ class UsersQuerySchema(ShopQuery):
     available_product_id = lv.integer("available_product_id")
     existing_kit_empty = lv.boolean("existing_kit_empty")
     available_kit_empty = lv.boolean("available_kit_empty")
-    limit = lv.integer("limit", metadata={"description": "1 to 200 (clamped), default 200."})
+    limit = _PageSize(
+        metadata={
+            "description": "1 to 200 (clamped), default 200; a value that is not an integer"
+            " (`abc`, `1.5`) means 200.",
+            "anyOf": [{"type": "integer"}, {"type": "string"}],
+        }
+    )
     page = lv.integer("page", metadata={"description": "Default 1; below 1 means 1."})
 
 

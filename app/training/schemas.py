@@ -47,9 +47,13 @@ class StrictBoolean(fields.Boolean):
 
 
 # JSON Schema patterns of the rider rules (`riders.py`), so that what the document allows is
-# what a row passes. `(?![\s\S])` ends the text (`$` would also allow a final newline); `\s`
-# is what str.strip() removes; NUL is refused in any text.
+# what a row passes. `(?![\s\S])` ends the text (`$` would also allow a final newline); NUL is
+# refused in any text.
 END = r"(?![\s\S])"
+# What str.strip() removes (the characters str.isspace() is true of), spelled out: the `\s` of
+# a JSON Schema pattern (ECMA-262's) is another set (it holds U+FEFF and lacks U+001C-U+001F
+# and U+0085), so a name of U+001C and spaces would be valid to the document and empty here.
+SPACE = r"\t-\r\x1c- \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # Text PostgreSQL can store: no NUL (else 400, like any text that reaches a statement).
 NO_NUL = "^[^\\x00]*$"
 # Characters besides a letter's two ASCII cases that str.upper() / str.lower() turn into it.
@@ -59,8 +63,8 @@ LOWER_TWINS = {"k": "\u212a"}
 
 def trimmed(most: int, *, required: bool) -> str:
     """Text whose trimmed value has 1 (0 unless `required`) to `most` characters."""
-    value = rf"[^\s\x00](?:[^\x00]{{0,{most - 2}}}[^\s\x00])?"
-    return rf"^\s*{value if required else f'(?:{value})?'}\s*{END}"
+    value = rf"[^{SPACE}\x00](?:[^\x00]{{0,{most - 2}}}[^{SPACE}\x00])?"
+    return rf"^[{SPACE}]*{value if required else f'(?:{value})?'}[{SPACE}]*{END}"
 
 
 def any_case(words: tuple[str, ...] | list[str], twins: dict[str, str]) -> str:
@@ -71,7 +75,7 @@ def any_case(words: tuple[str, ...] | list[str], twins: dict[str, str]) -> str:
         return f"[{char.upper()}{char.lower()}{twins.get(char, '')}]"
 
     choices = "|".join("".join(map(letter, word)) for word in words)
-    return rf"\s*(?:{choices})\s*"
+    return rf"[{SPACE}]*(?:{choices})[{SPACE}]*"
 
 
 def _trimmed_text(name: str, *, required: bool = False, rest: str = ".") -> fields.String:
@@ -87,7 +91,7 @@ def _trimmed_text(name: str, *, required: bool = False, rest: str = ".") -> fiel
     )
 
 
-PHONE_NOISE = r"[\s\-()\[\]]"
+PHONE_NOISE = rf"[{SPACE}\-()\[\]]"
 RIDER = "#/components/schemas/Rider"
 
 
@@ -116,7 +120,7 @@ class RiderSchema(Schema):
                 {"pattern": trimmed(MAX_LENGTHS["phone"], required=False)},
                 {
                     "pattern": rf"^(?:{PHONE_NOISE}*\+{PHONE_NOISE}*(?:[0-9]{PHONE_NOISE}*)"
-                    rf"{{7,15}})?\s*{END}"
+                    rf"{{7,15}})?[{SPACE}]*{END}"
                 },
             ],
         }

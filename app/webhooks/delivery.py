@@ -155,6 +155,10 @@ class Deliverer:
         await asyncio.gather(*self._sending, return_exceptions=True)
 
 
+# What `outcome` answers: `webhook_deliveries_total`'s label values.
+OUTCOMES = ("succeeded", "refused", "gone", "no_answer")
+
+
 def outcome(attempt: Attempt) -> str:
     if attempt.status is None:
         return "no_answer"

@@ -116,3 +116,21 @@ def test_the_previous_runs_files_are_cleaned_at_start(database_url, tmp_path):
             )
             == 0
         )
+
+
+def test_counters_of_known_labels_are_at_zero_before_their_first_event(database_url, tmp_path):
+    from app.core.throttle import SIGN_IN_AREAS
+    from app.webhooks.delivery import OUTCOMES as WEBHOOK_OUTCOMES
+    from jobs import JOBS
+    from jobs.job import OUTCOMES
+
+    with serving(database_url, tmp_path / "serve.log", METRICS_TOKEN=TOKEN) as server:
+        scraped, text = scrape(server.base)
+    expected = [
+        *(("job_runs_total", {"job": j, "outcome": o}) for j in JOBS for o in OUTCOMES),
+        *(("sign_in_failures_total", {"area": area}) for area in SIGN_IN_AREAS),
+        *(("webhook_deliveries_total", {"outcome": o}) for o in WEBHOOK_OUTCOMES),
+    ]
+    assert "restore-drill" in JOBS and {"admin", "rider"} <= SIGN_IN_AREAS
+    for name, labels in expected:
+        assert scraped.get((name, frozenset(labels.items()))) == 0, (name, labels, text)

@@ -5,6 +5,7 @@ import pytest
 from app.core import database
 from jobs import JobContext
 from tests.conftest import make_settings
+from tests.jobs import s3
 from tests.messaging.fixtures import fake_provider, pool  # noqa: F401 - fixtures
 
 
@@ -20,8 +21,20 @@ def job_context(pool, database_url, session_env, tmp_path):  # noqa: F811 - impo
         direct = (
             {"DATABASE_DIRECT_URL": env["DATABASE_URL"]} if "DATABASE_URL" in env else session_env
         )
-        settings = make_settings(BACKUP_DIR=str(tmp_path / "backups"), **{**direct, **env})
+        settings = make_settings(**{"BACKUP_DIR": str(tmp_path / "backups"), **direct, **env})
         url = database.session_url(settings, settings.database_url or database_url)
         return JobContext(settings=settings, pool=pool, database_url=url)
 
     return build
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint():
+    """An S3-compatible server on loopback for the whole run (each test has its own bucket)."""
+    with s3.running() as endpoint:
+        yield endpoint
+
+
+@pytest.fixture
+async def s3_store(s3_endpoint) -> s3.Store:
+    return await s3.new_store(s3_endpoint)

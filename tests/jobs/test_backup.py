@@ -1,6 +1,8 @@
 """The backup job: a complete archive that restores, retention after success only."""
 
 import asyncio
+import hashlib
+import json
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -10,9 +12,8 @@ import pytest
 import structlog
 
 from app.core.database import pg_bin_dir
-from jobs import JOBS, JobFailed
-from jobs import backup as backup_module
-from jobs.backup import archive_name
+from jobs import JOBS, JobFailed, pg_clients
+from jobs.archives import archive_name
 
 backup = JOBS["backup"].run
 
@@ -47,10 +48,11 @@ async def test_backup_restores_into_a_fresh_database(
     context = job_context()
     with structlog.testing.capture_logs() as logs:
         await backup(context)
-    (name,) = _archives(context.settings.backup_dir)
+    name, manifest = _archives(context.settings.backup_dir)
     assert name.startswith("rider-ops-") and name.endswith(".dump")
+    assert manifest == name.removesuffix(".dump") + ".json"
     (line,) = [e for e in logs if e["event"] == "backup written"]
-    assert line["archive"] == str(context.settings.backup_dir / name)
+    assert line["archive"] == name and line["to"] == [str(context.settings.backup_dir)]
 
     # The restore documented in docs/operations.md.
     subprocess.run(
@@ -65,8 +67,15 @@ async def test_backup_restores_into_a_fresh_database(
         capture_output=True,
     )
     counts = _row_counts(empty_database_url)
-    assert counts == _row_counts(database_url)
+    # Every row, but the backup's own record, written after the dump.
+    assert counts == {**_row_counts(database_url), "backups": 0}
     assert counts["job_runs"] == 25
+    # The manifest recorded the same counts, and the archive's size and SHA-256.
+    recorded = json.loads((context.settings.backup_dir / manifest).read_text())
+    assert recorded["tables"] == counts
+    archive = (context.settings.backup_dir / name).read_bytes()
+    assert recorded["bytes"] == len(archive)
+    assert recorded["sha256"] == hashlib.sha256(archive).hexdigest()
 
 
 async def test_archives_older_than_14_days_are_deleted_after_a_backup(job_context):
@@ -85,7 +94,8 @@ async def test_archives_older_than_14_days_are_deleted_after_a_backup(job_contex
     remaining = _archives(folder)
     assert not set(expired) & set(remaining)
     assert set(kept) | set(unrelated) <= set(remaining)
-    assert len(remaining) == len(kept) + len(unrelated) + 1
+    # The new archive and its manifest.
+    assert len(remaining) == len(kept) + len(unrelated) + 2
 
 
 def fake_pg_dump(folder: Path, script: str, version: str = "18.6") -> None:
@@ -101,7 +111,7 @@ def fake_pg_dump(folder: Path, script: str, version: str = "18.6") -> None:
 
 @pytest.fixture
 def no_bundled_client(monkeypatch):
-    monkeypatch.setattr(backup_module, "pg_bin_dir", lambda: None)
+    monkeypatch.setattr(pg_clients, "pg_bin_dir", lambda: None)
 
 
 async def test_missing_pg_dump_fails_and_keeps_old_archives(
@@ -165,7 +175,10 @@ async def test_a_cancelled_backup_stops_pg_dump(
     fake_pg_dump(tmp_path / "bin", f"echo $$ > {tmp_path}/pid\nexec /bin/sleep 60\n")
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     run = asyncio.create_task(backup(job_context(DATABASE_URL="postgresql://rider@h/ops")))
-    while not (tmp_path / "pid").exists():
+    # The file exists before the shell has written the pid into it: wait for a whole line.
+    deadline = asyncio.get_running_loop().time() + 30
+    while not ((tmp_path / "pid").exists() and (tmp_path / "pid").read_text().endswith("\n")):
+        assert asyncio.get_running_loop().time() < deadline, "pg_dump did not start"
         await asyncio.sleep(0.02)
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -217,9 +230,10 @@ async def test_archives_and_their_folder_are_private(job_context):
     context = job_context()
     await backup(context)
     folder = context.settings.backup_dir
-    (archive,) = folder.iterdir()
+    archive, manifest = sorted(folder.iterdir())
     assert folder.stat().st_mode & 0o777 == 0o700
     assert archive.stat().st_mode & 0o777 == 0o600
+    assert manifest.stat().st_mode & 0o777 == 0o600
 
 
 async def test_an_existing_folder_is_made_private(job_context):

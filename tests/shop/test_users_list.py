@@ -250,10 +250,28 @@ async def test_limit_is_clamped(client, people):
         assert (body["per_page"], len(body["data"])) == (per_page, min(per_page, 6)), limit
 
 
+async def test_a_limit_that_is_not_an_integer_means_200(client, people):
+    # The contract's "non-numeric means 200"; digits of another script are not ASCII digits.
+    for limit in ("abc", "1.5", "%D9%A3", "1e3"):
+        body = await page(client, f"?limit={limit}")
+        assert (body["per_page"], len(body["data"])) == (200, 6), limit
+    parameter = await documented_limit(client)
+    assert "not an integer (`abc`, `1.5`) means 200" in parameter["description"]
+    # Any text is valid (an empty one counts as not sent).
+    assert {"anyOf": [{"type": "integer"}, {"type": "string"}]} in parameter["schema"]["anyOf"]
+
+
+async def documented_limit(client) -> dict:
+    document = await (await client.get("/api/openapi.json")).json()
+    (parameter,) = [
+        p for p in document["paths"]["/api/users"]["get"]["parameters"] if p["name"] == "limit"
+    ]
+    return parameter
+
+
 @pytest.mark.parametrize(
     ("query", "errors"),
     [
-        ("limit=abc", {"limit": ["The limit field must be an integer."]}),
         ("page=1.5", {"page": ["The page field must be an integer."]}),
         ("page=" + "9" * 30, {"page": ["The page field must be an integer."]}),
         ("page=null&page=null", {"page": ["The page field must be given at most once."]}),

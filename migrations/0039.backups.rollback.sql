@@ -1,0 +1,2 @@
+DROP INDEX job_runs_succeeded;
+DROP TABLE backups;
