@@ -151,7 +151,7 @@ async def quiz_page(request: web.Request) -> web.Response:
 async def submit_quiz(request: web.Request) -> web.Response:
     """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
     sent again, a double tap) counts nothing, view time included, and answers the first
-    result (DESIGN §13). A form answered under another rider is a 409 page."""
+    result (docs/rider-app.md, "Offline"). A form answered under another rider is a 409 page."""
     form = await request.post()
     if not _answers_of_this_rider(request, form):
         context = {"heading": "answers_not_yours_title", "line": "answers_not_yours"}
