@@ -530,7 +530,10 @@ async def test_create_admin_takes_a_role_and_markets(database_url, db):
     )
     assert result.returncode == 0, result.stderr
     assert await admin("jo@example.com") == ("editor", [])
-    event = await db.fetchrow("SELECT actor, action, target, summary FROM audit_events")
+    event = await db.fetchrow(
+        "SELECT actor, action, target, summary FROM audit_events"
+        " WHERE action = 'admin.role_changed'"
+    )
     assert dict(event) == {
         "actor": "cli",
         "action": "admin.role_changed",
