@@ -4,8 +4,8 @@ download the rejected rows to fix and upload only those again.
 The upload is read as a stream into a temporary file (at most MAX_FILE_BYTES; more is a 413
 page before anything is parsed or written) while its bytes are checked to be UTF-8. Then the
 file is parsed in a thread a batch of MAX_RIDERS records at a time, and each batch goes through
-the API's own row validation and set-based upsert (`app.training`), committed on its own, while
-the next batch is parsed. The automatic rules run once, for every rider saved, at the end.
+the API's own row validation, set-based upsert and automatic rules (`app.training`), committed on
+its own, while the next batch is parsed: nothing of a file is held beyond a batch.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
 from app.training.pins import pepper_of, with_pin_hashes
 from app.training.riders import MAX_RIDERS
+from app.training.store import SavedRiders
 
 log = structlog.get_logger("admin.import")
 
@@ -80,10 +81,6 @@ DATABASE_FAILED = (
     "(and their rejected rows kept). Upload the same file again to finish: rows already saved "
     "are saved again with the same values."
 )
-RULES_FAILED = (
-    "Every line was saved, but the database failed before the automatic rules ran. Upload the "
-    "same file again to run them: rows already saved are saved again with the same values."
-)
 # What a database failure midway looks like: the connection or the server going away, or a
 # statement refused.
 DATABASE_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, *database.UNAVAILABLE)
@@ -99,9 +96,10 @@ class ImportResult:
     shown: list[Rejected] = field(default_factory=list)
     failure: str | None = None
 
-    def add(self, batch: Batch, inserted: int, updated: int) -> None:
-        self.inserted += inserted
-        self.updated += updated
+    def add(self, batch: Batch, saved: SavedRiders) -> None:
+        self.inserted += saved.inserted
+        self.updated += saved.updated
+        self.enrollments_created += saved.enrollments_created
         self.rejected += len(batch.rejected)
         self.shown.extend(batch.rejected[: SHOWN_REJECTED - len(self.shown)])
 
@@ -142,7 +140,6 @@ async def _import(
     if batch is None:
         raise FileRefused(NO_ROWS)
     result = ImportResult(uuid.uuid4())
-    saved: set[str] = set()
     saved_up_to = 1
     async with pool.acquire() as conn:
         await conn.execute(SQL.start_import, result.import_id, admin_id, csv_text(header.cells))
@@ -150,15 +147,13 @@ async def _import(
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    result.add(batch, *await _save(conn, result.import_id, batch, pepper))
+                    result.add(batch, await _save(conn, result.import_id, batch, pepper))
                 except BaseException:
                     # The thread still reads the file: let it finish before the file closes.
                     await asyncio.wait([upcoming])
                     raise
-                saved.update(rider.rider_id for rider in batch.riders)
                 saved_up_to = batch.last_line
                 batch = await upcoming
-            result.enrollments_created = await training_store.run_rules(conn, list(saved))
         except DATABASE_FAILURES as exc:
             log.error(
                 "rider import failed",
@@ -166,12 +161,8 @@ async def _import(
                 saved_up_to=saved_up_to,
                 import_id=str(result.import_id),
             )
-            result.failure = (
-                RULES_FAILED
-                if batch is None
-                else DATABASE_FAILED.format(
-                    first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
-                )
+            result.failure = DATABASE_FAILED.format(
+                first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
             )
     log.info(
         "rider import",
@@ -187,22 +178,20 @@ async def _import(
 
 async def _save(
     conn: asyncpg.Connection, import_id: uuid.UUID, batch: Batch, pepper: bytes | None
-) -> tuple[int, int]:
-    """One batch in one transaction: its riders through the API's upsert, its rejected rows
-    kept for the download. Returns (inserted, updated)."""
-    inserted = updated = 0
+) -> SavedRiders:
+    """One batch in one transaction: its riders through the API's upsert and automatic rules,
+    its rejected rows kept for the download."""
+    saved = SavedRiders(0, 0, 0)
     async with conn.transaction():
         if batch.riders:
-            inserted, updated = await training_store.upsert_riders(
-                conn, with_pin_hashes(batch.riders, pepper)
-            )
+            saved = await training_store.save_riders(conn, with_pin_hashes(batch.riders, pepper))
         if batch.rejected:
             await _add_import_rejects(
                 conn,
                 import_id,
                 [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
             )
-    return inserted, updated
+    return saved
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:

@@ -11,6 +11,7 @@ took ~500 MB of Python objects on top of its bytes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,11 @@ class Records:
         return self.count
 
     def __iter__(self) -> Iterator[Any]:
+        # The parser reads the file from its start; it stops at the section's last record,
+        # not at the end of the file (the sections after it are not parsed again).
         with self.path.open("rb") as file:
-            yield from ijson.items(file, f"{self.name}.item", use_float=True)
+            items = ijson.items(file, f"{self.name}.item", use_float=True)
+            yield from itertools.islice(items, self.count)
 
 
 class _Kept:

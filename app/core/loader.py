@@ -14,7 +14,6 @@ table. What the process holds is one record and COPY's buffer, whatever the file
 from __future__ import annotations
 
 import contextlib
-
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,9 +303,7 @@ async def load_document(
             for section in present:
                 with _naming(source, section):
                     records = await _check(conn, section, document[section.name], settings)
-                counts[section.name] = (
-                    records if section.staging is not None else len(records)
-                )
+                counts[section.name] = records if section.staging is not None else len(records)
                 checked.append((section, records))
             for section, records in checked:
                 with _naming(source, section):

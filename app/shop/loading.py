@@ -1,5 +1,5 @@
-"""load-data sections of the shop (DESIGN §6): each staged by COPY as it is read, then written
-set-based in dependency order."""
+"""load-data sections of the shop: each staged by COPY as it is read, then written set-based
+in dependency order."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ import orjson
 from marshmallow import Schema
 
 from app.core import sql
-from app.core.loader import Staging, first_fault, record_rows, schema_loader, staged
+from app.core.loader import (
+    Staging,
+    first_fault,
+    plain_first_loader,
+    record_rows,
+    schema_loader,
+    staged,
+)
 from app.shop import store
 from app.shop.records import (
     CurrencyRateRecord,
@@ -23,6 +30,7 @@ from app.shop.records import (
     UserKitRecord,
     UserProductRecord,
     UserRecord,
+    plain_order,
 )
 from app.shop.schemas import ADDRESS_FIELDS
 
@@ -65,11 +73,17 @@ SQL = sql.load(
 
 def _staging(name: str, schema: type[Schema], row: Callable[[int, dict], tuple], *columns: str):
     """Section `name`'s staging: each record loaded with `schema`, its row made by `row`."""
+    return _loaded_staging(name, schema_loader(schema), row, *columns)
+
+
+def _loaded_staging(
+    name: str, load: Callable[[int, Any], dict], row: Callable[[int, dict], tuple], *columns: str
+) -> Staging:
     return Staging(
         getattr(SQL, f"stage_{name}"),
         f"staged_{name}",
         ("ord", *columns),
-        record_rows(schema_loader(schema), row),
+        record_rows(load, row),
         (getattr(SQL, f"check_{name}"),),
     )
 
@@ -159,9 +173,7 @@ async def write_user_kits(conn: asyncpg.Connection, _count: int) -> None:
 
 
 UNIT_COLUMNS = ("id", "user_id", "product_id", "order_id", "assigned_at", "channel")
-USER_PRODUCTS = _staging(
-    "user_products", UserProductRecord, _columns(UNIT_COLUMNS), *UNIT_COLUMNS
-)
+USER_PRODUCTS = _staging("user_products", UserProductRecord, _columns(UNIT_COLUMNS), *UNIT_COLUMNS)
 
 
 async def write_user_products(conn: asyncpg.Connection, _count: int) -> None:
@@ -236,9 +248,9 @@ def _order_row(index: int, r: dict) -> tuple:
     )
 
 
-ORDERS = _staging(
+ORDERS = _loaded_staging(
     "orders",
-    OrderRecord,
+    plain_first_loader(OrderRecord, plain_order),
     _order_row,
     *ORDER_COLUMNS,
     "addresses",
