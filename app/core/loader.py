@@ -42,9 +42,9 @@ class RecordError(Exception):
 
 Validator = Callable[[list[Any]], list[Any]]
 Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
-Preparer = Callable[[list[Any], Settings], list[Any]]
 # A staged section's rows: each record validated in order (RecordError at the first bad one)
-# and turned into a tuple of its table's columns, the record's index first.
+# and turned into a tuple of its table's columns, the record's index first; the settings are
+# the service's (the riders' PINs are hashed with its pepper).
 Rows = Callable[[Iterable[Any], Settings | None], Iterator[tuple]]
 
 
@@ -75,9 +75,6 @@ class Section:
     # Keys whose integer values the write looks up before its first record (the records'
     # IDs): a streamed file section keeps them while the sections are found (json_stream).
     looked_up: tuple[str, ...] = ()
-    # What the valid records take from the service's settings before they are written (the
-    # riders' PINs are hashed with its pepper).
-    prepare: Preparer | None = None
     # Set: the records are staged (above) and `write` reads them from the staging table.
     staging: Staging | None = None
 
@@ -286,8 +283,7 @@ async def load_document(
     settings: Settings | None = None,
 ) -> dict[str, int]:
     """Check the sections in order, then write them in order, in one transaction; returns
-    counts. `settings` are what the sections' `prepare` and staged rows read (the riders'
-    pepper)."""
+    counts. `settings` are what the staged sections' rows read (the riders' pepper)."""
     known = {section.name for section in sections}
     unknown = sorted(set(document) - known)
     if unknown:
@@ -317,14 +313,10 @@ async def load_document(
 
 
 async def _check(conn: asyncpg.Connection, section: Section, records: Any, settings) -> Any:
-    """A staged section's count once staged; another's records, validated and prepared."""
+    """A staged section's count once staged; another's records, validated."""
     if section.staging is not None:
         return await _stage(conn, section.staging, records, settings)
-    if section.validate is not None:
-        records = section.validate(records)
-    if section.prepare is not None:
-        records = section.prepare(records, settings)
-    return records
+    return records if section.validate is None else section.validate(records)
 
 
 @contextlib.contextmanager

@@ -1,9 +1,10 @@
-"""load-data sections of the training family (DESIGN §6): riders, courses, paths, completions.
+"""load-data sections of the training family: riders, courses, paths, completions.
 
-Riders get the same validation as `POST /api/v1/riders`; paths and completions are written by
-the domain's `paths.save_paths` and `results.merge_results`, as the panel's path form and the
-rider app's quiz write them. After the file's sections are written, `after_load` completes the
-assignments whose courses are now all passed and runs the automatic rules for every rider.
+Riders get the same checks as `POST /api/v1/riders`, completions their record schema; both are
+staged by COPY as they are read from the file and written set-based from the staging tables.
+Paths are written by the domain's `paths.save_paths`, as the panel's path form writes them.
+After the file's sections are written, `after_load` completes the assignments whose courses are
+now all passed and runs the automatic rules for every rider.
 """
 
 from __future__ import annotations
