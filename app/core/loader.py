@@ -41,7 +41,9 @@ class RecordError(Exception):
 
 
 Validator = Callable[[list[Any]], list[Any]]
-Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
+# Given the section's validated records, or for a staged section their number (it reads them
+# from its staging table).
+Writer = Callable[[asyncpg.Connection, Any], Awaitable[None]]
 # A staged section's rows: each record validated in order (RecordError at the first bad one)
 # and turned into a tuple of its table's columns, the record's index first; the settings are
 # the service's (the riders' PINs are hashed with its pepper).
