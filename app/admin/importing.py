@@ -41,6 +41,7 @@ from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
 from app.training.pins import pepper_of, with_pin_hashes
 from app.training.riders import MAX_RIDERS, Rider
+from app.training.store import SavedRiders
 
 log = structlog.get_logger("admin.import")
 
@@ -88,10 +89,6 @@ DATABASE_FAILED = (
     "(and their rejected rows kept). Upload the same file again to finish: rows already saved "
     "are saved again with the same values."
 )
-RULES_FAILED = (
-    "Every line was saved, but the database failed before the automatic rules ran. Upload the "
-    "same file again to run them: rows already saved are saved again with the same values."
-)
 # A market-limited admin's rows of other markets' riders (docs/admin-panel.md, import).
 OTHER_MARKET = "market {market} is not one of your markets"
 OTHER_MARKETS_RIDER = "this rider belongs to a market that is not one of yours"
@@ -110,9 +107,10 @@ class ImportResult:
     shown: list[Rejected] = field(default_factory=list)
     failure: str | None = None
 
-    def add(self, batch: Batch, inserted: int, updated: int) -> None:
-        self.inserted += inserted
-        self.updated += updated
+    def add(self, batch: Batch, saved: SavedRiders) -> None:
+        self.inserted += saved.inserted
+        self.updated += saved.updated
+        self.enrollments_created += saved.enrollments_created
         self.rejected += len(batch.rejected)
         self.shown.extend(batch.rejected[: SHOWN_REJECTED - len(self.shown)])
 
@@ -159,13 +157,12 @@ async def import_riders(
 async def _import(
     pool: asyncpg.Pool, pepper: bytes | None, importer: Importer, rider_file: RiderFile
 ) -> ImportResult:
-    admin_id, who = importer.admin_id, importer.who
+    admin_id = importer.admin_id
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
     if batch is None:
         raise FileRefused(NO_ROWS)
     result = ImportResult(uuid.uuid4())
-    saved: set[str] = set()
     saved_up_to = 1
     async with pool.acquire() as conn:
         await conn.execute(SQL.start_import, result.import_id, admin_id, csv_text(header.cells))
@@ -173,18 +170,16 @@ async def _import(
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    batch, *saved_counts = await _save(
+                    batch, saved = await _save(
                         conn, result.import_id, batch, pepper, importer, saved_up_to + 1
                     )
-                    result.add(batch, *saved_counts)
+                    result.add(batch, saved)
                 except BaseException:
                     # The thread still reads the file: let it finish before the file closes.
                     await asyncio.wait([upcoming])
                     raise
-                saved.update(rider.rider_id for rider in batch.riders)
                 saved_up_to = batch.last_line
                 batch = await upcoming
-            result.enrollments_created = await _run_rules(conn, result.import_id, saved, who)
         except DATABASE_FAILURES as exc:
             log.error(
                 "rider import failed",
@@ -192,12 +187,8 @@ async def _import(
                 saved_up_to=saved_up_to,
                 import_id=str(result.import_id),
             )
-            result.failure = (
-                RULES_FAILED
-                if batch is None
-                else DATABASE_FAILED.format(
-                    first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
-                )
+            result.failure = DATABASE_FAILED.format(
+                first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
             )
     log.info(
         "rider import",
@@ -209,18 +200,6 @@ async def _import(
         failed=result.failure is not None,
     )
     return result
-
-
-async def _run_rules(
-    conn: asyncpg.Connection, import_id: uuid.UUID, saved: set[str], who: audit.Actor
-) -> int:
-    """The automatic rules for the riders saved, with the audit event of what they assigned."""
-    async with conn.transaction():
-        created = await training_store.run_rules(conn, list(saved))
-        if created:
-            summary = f"{created} created by the automatic rules for the {len(saved)} riders saved"
-            await audit.record(conn, who, "assignments.created", str(import_id), summary)
-    return created
 
 
 def _other_market(rider: Rider, markets: tuple[str, ...], elsewhere: set[str]) -> str | None:
@@ -259,18 +238,16 @@ async def _save(
     pepper: bytes | None,
     importer: Importer,
     first_line: int,
-) -> tuple[Batch, int, int]:
-    """One batch in one transaction: its riders through the API's upsert, its rejected rows
-    kept for the download, its audit event. Returns the batch as saved (with the riders of
-    other markets rejected), inserted and updated."""
-    inserted = updated = 0
+) -> tuple[Batch, SavedRiders]:
+    """One batch in one transaction: its riders through the API's upsert and automatic rules,
+    its rejected rows kept for the download, its audit events. Returns the batch as saved
+    (with the riders of other markets rejected) and what was saved."""
+    saved = SavedRiders(0, 0, 0)
     who = importer.who
     async with conn.transaction():
         batch = await _within_markets(conn, batch, importer.markets)
         if batch.riders:
-            inserted, updated = await training_store.upsert_riders(
-                conn, with_pin_hashes(batch.riders, pepper)
-            )
+            saved = await training_store.save_riders(conn, with_pin_hashes(batch.riders, pepper))
         if batch.rejected:
             await _add_import_rejects(
                 conn,
@@ -278,11 +255,17 @@ async def _save(
                 [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
             )
         summary = (
-            f"lines {first_line}-{batch.last_line}: {inserted} inserted, {updated} updated, "
-            f"{len(batch.rejected)} rejected"
+            f"lines {first_line}-{batch.last_line}: {saved.inserted} inserted, "
+            f"{saved.updated} updated, {len(batch.rejected)} rejected"
         )
         await audit.record(conn, who, "riders.imported", str(import_id), summary)
-    return batch, inserted, updated
+        if saved.enrollments_created:
+            summary = (
+                f"{saved.enrollments_created} created by the automatic rules for the riders "
+                f"of lines {first_line}-{batch.last_line}"
+            )
+            await audit.record(conn, who, "assignments.created", str(import_id), summary)
+    return batch, saved
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:

@@ -11,6 +11,7 @@ took ~500 MB of Python objects on top of its bytes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,11 @@ class Records:
         return self.count
 
     def __iter__(self) -> Iterator[Any]:
+        # The parser reads the file from its start; it stops at the section's last record,
+        # not at the end of the file (the sections after it are not parsed again).
         with self.path.open("rb") as file:
-            yield from ijson.items(file, f"{self.name}.item", use_float=True)
+            items = ijson.items(file, f"{self.name}.item", use_float=True)
+            yield from itertools.islice(items, self.count)
 
 
 class _Kept:
@@ -83,22 +87,32 @@ def read_sections(path: Path, streamed: Mapping[str, Collection[str]]) -> Any:
     file holds (the caller refuses it). Raises OSError and ijson.JSONError."""
     document: _Document | None = None
     kept = {name: _Kept(keys) for name, keys in streamed.items()}
+    counts = dict.fromkeys(streamed, 0)
 
     def new_object() -> Any:
         # The parser makes each object before it sets it into its parent, the first one being
-        # the document; the section being filled is known once its array is set.
+        # the document; the section being filled is known once its array is set. A streamed
+        # section's array holds only the records since the last object began: they are
+        # counted and let go, so that the pass holds no more than one record's worth.
         nonlocal document
         if document is None:
             document = _Document()
             return document
-        return kept.get(document.filling) or {}
+        filling = document.filling
+        if filling in kept:
+            array = document[filling]
+            if isinstance(array, list):
+                counts[filling] += len(array)
+                array.clear()
+            return kept[filling]
+        return {}
 
     with path.open("rb") as file:
         [value] = ijson.items(file, "", map_type=new_object, use_float=True)
     if not isinstance(value, _Document):
         return value
     return {
-        name: Records(path, name, len(section), kept[name].integers)
+        name: Records(path, name, counts[name] + len(section), kept[name].integers)
         if name in streamed and isinstance(section, list)
         else section
         for name, section in value.items()

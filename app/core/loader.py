@@ -1,14 +1,20 @@
 """`load-data`: a JSON document of sections, loaded as one transaction (DESIGN §6).
 
 Each family contributes `Section`s. The first invalid record rejects the whole file with a
-message naming section, index and field, and nothing is written: sections are validated before
-the transaction, but for a streamed section whose write validates each record as it reads it
-(the transaction then rolls back what came before).
+message naming section, index and field, and nothing is written: the sections are checked in
+their order inside the file's transaction, then written in the same order, and the first bad
+record rolls back whatever came before it.
+
+A staged section (`Staging`) is never held: its records are read from the file one at a time,
+each validated and turned into a row that COPY sends to a temporary table while the next is
+read; the checks across records (duplicates) and the writes are set-based statements over that
+table. What the process holds is one record and COPY's buffer, whatever the file's size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+import contextlib
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +24,7 @@ import ijson
 import orjson
 from marshmallow import Schema, ValidationError
 
-from app.core import audit, json_stream
+from app.core import audit, database, json_stream
 from app.core.config import Settings
 
 
@@ -35,8 +41,26 @@ class RecordError(Exception):
 
 
 Validator = Callable[[list[Any]], list[Any]]
-Writer = Callable[[asyncpg.Connection, list[Any]], Awaitable[None]]
-Preparer = Callable[[list[Any], Settings], list[Any]]
+# Given the section's validated records, or for a staged section their number (it reads them
+# from its staging table).
+Writer = Callable[[asyncpg.Connection, Any], Awaitable[None]]
+# A staged section's rows: each record validated in order (RecordError at the first bad one)
+# and turned into a tuple of its table's columns, the record's index first; the settings are
+# the service's (the riders' PINs are hashed with its pepper).
+Rows = Callable[[Iterable[Any], Settings | None], Iterator[tuple]]
+
+
+@dataclass(frozen=True)
+class Staging:
+    """How a section's records reach the database: `create` makes the (temporary) `table`,
+    whose `columns` the `rows` fill by COPY; each of `checks` returns the first record that
+    breaks a rule across records (ord, field, message), or no row."""
+
+    create: str
+    table: str
+    columns: tuple[str, ...]
+    rows: Rows
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,9 +77,37 @@ class Section:
     # Keys whose integer values the write looks up before its first record (the records'
     # IDs): a streamed file section keeps them while the sections are found (json_stream).
     looked_up: tuple[str, ...] = ()
-    # What the valid records take from the service's settings before they are written (the
-    # riders' PINs are hashed with its pepper).
-    prepare: Preparer | None = None
+    # Set: the records are staged (above) and `write` reads them from the staging table.
+    staging: Staging | None = None
+
+
+def staged(name: str, staging: Staging, write: Writer) -> Section:
+    """A section read from a file as a stream and staged by COPY."""
+    return Section(name, None, write, streamed=True, staging=staging)
+
+
+async def _stage(conn: asyncpg.Connection, staging: Staging, records: Any, settings) -> int:
+    """COPY the section's rows into its staging table, then run its checks; returns the
+    number of records."""
+    counted = _Counted(staging.rows(records, settings))
+    await conn.execute(staging.create)
+    async with database.json_as_text(conn):
+        await conn.copy_records_to_table(staging.table, records=counted, columns=staging.columns)
+    for check in staging.checks:
+        await first_fault(conn, check)
+    return counted.count
+
+
+class _Counted:
+    """An iterable of rows that counts what it gave."""
+
+    def __init__(self, rows: Iterator[tuple]):
+        self.rows, self.count = rows, 0
+
+    def __iter__(self) -> Iterator[tuple]:
+        for row in self.rows:
+            self.count += 1
+            yield row
 
 
 def _first_error(messages: Any, path: str = "") -> tuple[str, str]:
@@ -91,22 +143,49 @@ def _record_error(index: int, messages: Any) -> RecordError:
 PlainReader = Callable[[Any], Any | None]
 
 
+def schema_loader(schema: type[Schema]) -> Callable[[int, Any], Any]:
+    """A loader of one record with `schema`, given its index (RecordError names the first
+    field at fault)."""
+    loader = schema()
+
+    def load(index: int, record: Any) -> Any:
+        try:
+            return loader.load(record)
+        except ValidationError as exc:
+            raise _record_error(index, exc.messages) from None
+
+    return load
+
+
 def plain_first_loader(schema: type[Schema], plain: PlainReader) -> Callable[[int, Any], Any]:
     """A loader of one record of a big section, given its index: `plain` loads the records of
     the usual shape quickly (it returns what the schema would, or None); the schema loads the
     others and words their errors."""
-    loader = schema()
+    load_with_schema = schema_loader(schema)
 
     def load(index: int, record: Any) -> Any:
         value = plain(record)
-        if value is None:
-            try:
-                value = loader.load(record)
-            except ValidationError as exc:
-                raise _record_error(index, exc.messages) from None
-        return value
+        return load_with_schema(index, record) if value is None else value
 
     return load
+
+
+def record_rows(load: Callable[[int, Any], Any], row: Callable[[int, Any], tuple]) -> Rows:
+    """A staged section's rows: each record loaded by `load` in order, made a row by `row`
+    (given the record's index and what `load` returned)."""
+
+    def rows(records: Iterable[Any], _settings: Settings | None) -> Iterator[tuple]:
+        for index, record in enumerate(records):
+            yield row(index, load(index, record))
+
+    return rows
+
+
+async def first_fault(conn: asyncpg.Connection, statement: str, *args: Any) -> None:
+    """Raise the RecordError of the (ord, field, message) row `statement` returns, if any."""
+    found = await conn.fetchrow(statement, *args)
+    if found is not None:
+        raise RecordError(found["ord"], found["field"], found["message"])
 
 
 def validated(schema: type[Schema], *checks: Validator) -> Validator:
@@ -206,36 +285,29 @@ async def load_document(
     settings: Settings | None = None,
     actor: audit.Actor | None = None,
 ) -> dict[str, int]:
-    """Validate the sections, then write them in order in one transaction; returns counts.
-    `settings` are what the sections' `prepare` read (a section with one needs them); an
+    """Check the sections in order, then write them in order, in one transaction; returns
+    counts. `settings` are what the staged sections' rows read (the riders' pepper); an
     `actor` (the command line) gets the load's audit event in that transaction."""
     known = {section.name for section in sections}
     unknown = sorted(set(document) - known)
     if unknown:
         raise LoadError(f"{source}: unknown section {unknown[0]!r}")
-    validated: list[tuple[Section, list[Any]]] = []
-    for section in sections:
-        if section.name not in document:
-            continue
-        records = document[section.name]
-        if not isinstance(records, list | json_stream.Records):
+    present = [section for section in sections if section.name in document]
+    for section in present:
+        if not isinstance(document[section.name], list | json_stream.Records):
             raise LoadError(f"{source}: section {section.name} must be an array")
-        if section.validate is not None:
-            try:
-                records = section.validate(records)
-            except RecordError as exc:
-                raise LoadError(_where(source, section.name, exc)) from None
-        if section.prepare is not None:
-            records = section.prepare(records, settings)
-        validated.append((section, records))
-    counts = {section.name: len(records) for section, records in validated}
+    counts: dict[str, int] = {}
     try:
         async with conn.transaction():
-            for section, records in validated:
-                try:
+            checked: list[tuple[Section, Any]] = []
+            for section in present:
+                with _naming(source, section):
+                    records = await _check(conn, section, document[section.name], settings)
+                counts[section.name] = records if section.staging is not None else len(records)
+                checked.append((section, records))
+            for section, records in checked:
+                with _naming(source, section):
                     await section.write(conn, records)
-                except RecordError as exc:
-                    raise LoadError(_where(source, section.name, exc)) from None
             for hook in after:
                 await hook(conn)
             if actor is not None:
@@ -245,6 +317,22 @@ async def load_document(
         # What validation let through and the database refused: still one line, nothing written.
         raise LoadError(f"{source}: the database refused the file: {exc}") from None
     return counts
+
+
+async def _check(conn: asyncpg.Connection, section: Section, records: Any, settings) -> Any:
+    """A staged section's count once staged; another's records, validated."""
+    if section.staging is not None:
+        return await _stage(conn, section.staging, records, settings)
+    return records if section.validate is None else section.validate(records)
+
+
+@contextlib.contextmanager
+def _naming(source: str, section: Section):
+    """A RecordError becomes the file's LoadError, naming the section."""
+    try:
+        yield
+    except RecordError as exc:
+        raise LoadError(_where(source, section.name, exc)) from None
 
 
 def _where(source: str, section: str, exc: RecordError) -> str:

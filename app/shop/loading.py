@@ -1,21 +1,23 @@
-"""load-data sections of the shop (DESIGN §6), written set-based in dependency order."""
+"""load-data sections of the shop: each staged by COPY as it is read, then written set-based
+in dependency order."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
+import orjson
+from marshmallow import Schema
 
 from app.core import sql
 from app.core.loader import (
-    RecordError,
-    Section,
-    column,
-    columns,
-    json_text,
-    unique,
-    validated,
+    Staging,
+    first_fault,
+    plain_first_loader,
+    record_rows,
+    schema_loader,
+    staged,
 )
 from app.shop import store
 from app.shop.records import (
@@ -28,22 +30,34 @@ from app.shop.records import (
     UserKitRecord,
     UserProductRecord,
     UserRecord,
-    unique_pairs,
+    plain_order,
 )
 from app.shop.schemas import ADDRESS_FIELDS
 
+SECTION_NAMES = (
+    "partners",
+    "products",
+    "partner_kits",
+    "users",
+    "user_kits",
+    "currency_rates",
+    "tiers",
+    "orders",
+    "user_products",
+)
+# Each section has its staging table (stage_), its duplicates (check_) and, where it names
+# other rows, the first it names that does not exist (unknown_in_).
+REFERRING = ("products", "partner_kits", "users", "user_kits", "orders", "user_products")
 SQL = sql.load(
     "shop",
-    "missing_partners",
-    "missing_products",
-    "missing_users",
-    "missing_orders",
+    *(f"stage_{name}" for name in SECTION_NAMES),
+    *(f"check_{name}" for name in SECTION_NAMES),
+    *(f"unknown_in_{name}" for name in REFERRING),
     "load_partners",
     "load_products",
     "clear_product_partners",
     "load_product_partners",
     "load_partner_kits",
-    "user_conflicts",
     "load_users",
     "load_user_kits",
     "load_user_products",
@@ -57,225 +71,214 @@ SQL = sql.load(
 )
 
 
-def missing_statement(kind: str) -> str:
-    return {
-        "partner": SQL.missing_partners,
-        "product": SQL.missing_products,
-        "user": SQL.missing_users,
-        "order": SQL.missing_orders,
-    }[kind]
+def _staging(name: str, schema: type[Schema], row: Callable[[int, dict], tuple], *columns: str):
+    """Section `name`'s staging: each record loaded with `schema`, its row made by `row`."""
+    return _loaded_staging(name, schema_loader(schema), row, *columns)
 
 
-async def require(
-    conn: asyncpg.Connection, kind: str, refs: Iterable[tuple[int, str, Any]]
-) -> None:
-    """Raise for the first (index, field, value) whose value names no stored `kind`."""
-    refs = [ref for ref in refs if ref[2] is not None]
-    if not refs:
-        return
-    values = sorted({value for _, _, value in refs})
-    missing = set(await conn.fetchval(missing_statement(kind), values))
-    for index, field, value in refs:
-        if value in missing:
-            raise RecordError(index, field, f"unknown {kind} {value!r}")
-
-
-async def require_fields(conn: asyncpg.Connection, records: list[Any], **kinds: str) -> None:
-    """Every record's `field` (keyword) names a stored row of its kind (value)."""
-    for field, kind in kinds.items():
-        await require(conn, kind, ((i, field, r[field]) for i, r in enumerate(records)))
-
-
-async def write_partners(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await conn.execute(SQL.load_partners, column(records, "name"))
-
-
-async def write_products(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require(
-        conn,
-        "partner",
-        (
-            (i, f"partners[{j}]", name)
-            for i, r in enumerate(records)
-            for j, name in enumerate(r["partners"])
-        ),
-    )
-    ids = column(records, "id")
-    await conn.execute(
-        SQL.load_products,
-        ids,
-        *columns(records, "product_name", "category_name", "is_branded", "available", "deleted"),
-    )
-    await conn.execute(SQL.clear_product_partners, ids)
-    links = [(r["id"], name) for r in records for name in r["partners"]]
-    await conn.execute(SQL.load_product_partners, [p for p, _ in links], [n for _, n in links])
-
-
-async def write_partner_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require_fields(conn, records, partner_name="partner", product_id="product")
-    await conn.execute(
-        SQL.load_partner_kits,
-        *columns(records, "partner_name", "product_id", "quantity", "mandatory"),
+def _loaded_staging(
+    name: str, load: Callable[[int, Any], dict], row: Callable[[int, dict], tuple], *columns: str
+) -> Staging:
+    return Staging(
+        getattr(SQL, f"stage_{name}"),
+        f"staged_{name}",
+        ("ord", *columns),
+        record_rows(load, row),
+        (getattr(SQL, f"check_{name}"),),
     )
 
 
-async def write_users(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require_fields(conn, records, partner_name="partner")
-    ids = column(records, "id")
-    emails = column(records, "email")
-    ridehail_ids = column(records, "ridehail_id")
-    agency_ids = column(records, "agency_id")
-    conflict = await conn.fetchrow(SQL.user_conflicts, ids, emails, ridehail_ids, agency_ids)
-    if conflict is not None:
-        raise RecordError(
-            conflict["ord"] - 1,
-            conflict["field"],
-            f"{conflict['field']} already belongs to a different user",
-        )
-    await conn.execute(
-        SQL.load_users,
-        ids,
-        emails,
-        ridehail_ids,
-        agency_ids,
-        *columns(records, "first_name", "last_name", "partner_name"),
-        [r["active"] == 1 for r in records],
-    )
+async def _require(conn: asyncpg.Connection, name: str) -> None:
+    """Raise for the first record of staged section `name` naming a row that does not exist."""
+    await first_fault(conn, getattr(SQL, f"unknown_in_{name}"))
 
 
-async def write_user_kits(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require_fields(conn, records, user_id="user", product_id="product")
-    await conn.execute(
-        SQL.load_user_kits,
-        *columns(records, "user_id", "product_id", "quantity", "mandatory"),
-    )
+def _json(value: Any) -> str:
+    """JSON text of a record's part (decimals as their text, times in ISO 8601)."""
+    return orjson.dumps(value, default=str).decode()
 
 
-async def write_user_products(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require_fields(conn, records, user_id="user", product_id="product", order_id="order")
-    changed = await conn.fetchval(
-        SQL.load_user_products,
-        *columns(records, "id", "user_id", "product_id", "order_id", "assigned_at", "channel"),
-    )
-    await conn.execute(store.SQL.refresh_owned, changed)
+def _columns(names: tuple[str, ...]) -> Callable[[int, dict], tuple]:
+    return lambda index, r: (index, *(r[name] for name in names))
 
 
-async def write_currency_rates(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await conn.execute(
-        SQL.load_currency_rates, column(records, "currency"), column(records, "eur_rate")
-    )
+PARTNERS = _staging("partners", PartnerRecord, _columns(("name",)), "name")
 
 
-async def write_tiers(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await conn.execute(
-        SQL.load_tiers,
-        *columns(records, "ridehail_tier", "name", "discount_percent"),
-    )
+async def write_partners(conn: asyncpg.Connection, _count: int) -> None:
+    await conn.execute(SQL.load_partners)
+
+
+PRODUCT_COLUMNS = ("id", "product_name", "category_name", "is_branded", "available", "deleted")
+PRODUCTS = _staging(
+    "products",
+    ProductRecord,
+    lambda index, r: (index, *(r[name] for name in PRODUCT_COLUMNS), _json(r["partners"])),
+    *PRODUCT_COLUMNS,
+    "partners",
+)
+
+
+async def write_products(conn: asyncpg.Connection, _count: int) -> None:
+    await _require(conn, "products")
+    await conn.execute(SQL.load_products)
+    await conn.execute(SQL.clear_product_partners)
+    await conn.execute(SQL.load_product_partners)
+
+
+KIT_COLUMNS = ("product_id", "quantity", "mandatory")
+PARTNER_KITS = _staging(
+    "partner_kits",
+    PartnerKitRecord,
+    _columns(("partner_name", *KIT_COLUMNS)),
+    "partner_name",
+    *KIT_COLUMNS,
+)
+
+
+async def write_partner_kits(conn: asyncpg.Connection, _count: int) -> None:
+    await _require(conn, "partner_kits")
+    await conn.execute(SQL.load_partner_kits)
+
+
+USER_COLUMNS = ("id", "email", "ridehail_id", "agency_id", "first_name", "last_name")
+USERS = _staging(
+    "users",
+    UserRecord,
+    lambda index, r: (
+        index,
+        *(r[name] for name in USER_COLUMNS),
+        r["partner_name"],
+        r["active"] == 1,
+    ),
+    *USER_COLUMNS,
+    "partner_name",
+    "active",
+)
+
+
+async def write_users(conn: asyncpg.Connection, _count: int) -> None:
+    await _require(conn, "users")
+    await conn.execute(SQL.load_users)
+
+
+USER_KITS = _staging(
+    "user_kits", UserKitRecord, _columns(("user_id", *KIT_COLUMNS)), "user_id", *KIT_COLUMNS
+)
+
+
+async def write_user_kits(conn: asyncpg.Connection, _count: int) -> None:
+    await _require(conn, "user_kits")
+    await conn.execute(SQL.load_user_kits)
+
+
+UNIT_COLUMNS = ("id", "user_id", "product_id", "order_id", "assigned_at", "channel")
+USER_PRODUCTS = _staging("user_products", UserProductRecord, _columns(UNIT_COLUMNS), *UNIT_COLUMNS)
+
+
+async def write_user_products(conn: asyncpg.Connection, _count: int) -> None:
+    """Units, then every user's owned counts (a load may move units between any users)."""
+    await _require(conn, "user_products")
+    await conn.execute(SQL.load_user_products)
+    await conn.execute(store.SQL.refresh_owned, None)
+
+
+CURRENCY_RATES = _staging(
+    "currency_rates",
+    CurrencyRateRecord,
+    _columns(("currency", "eur_rate")),
+    "currency",
+    "eur_rate",
+)
+
+
+async def write_currency_rates(conn: asyncpg.Connection, _count: int) -> None:
+    await conn.execute(SQL.load_currency_rates)
+
+
+TIER_COLUMNS = ("ridehail_tier", "name", "discount_percent")
+TIERS = _staging("tiers", TierRecord, _columns(TIER_COLUMNS), *TIER_COLUMNS)
+
+
+async def write_tiers(conn: asyncpg.Connection, _count: int) -> None:
+    await conn.execute(SQL.load_tiers)
 
 
 def _epoch(moment) -> int:
     return int(moment.timestamp() // 1)
 
 
-async def write_orders(conn: asyncpg.Connection, records: list[Any]) -> None:
-    await require_fields(conn, records, user_id="user", partner_name="partner")
-    await require(
-        conn,
-        "product",
-        [
-            *(
-                (i, f"items[{j}].product_id", item["product_id"])
-                for i, r in enumerate(records)
-                for j, item in enumerate(r["items"])
-            ),
-            *(
-                (i, f"exchange.products[{j}].product_id", product["product_id"])
-                for i, r in enumerate(records)
-                if r["exchange"]
-                for j, product in enumerate(r["exchange"]["products"])
-            ),
-        ],
-    )
-    ids = column(records, "order_id")
-    await conn.execute(
-        SQL.load_orders,
-        ids,
-        *columns(
-            records,
-            "created_at",
-            "user_id",
-            "partner_name",
-            "driver_id",
-            "ridehail_tier",
-            "order_type",
-            "shipment",
-            "currency",
-            "delivery_subsidization",
+ORDER_COLUMNS = (
+    "order_id",
+    "created_at",
+    "user_id",
+    "partner_name",
+    "driver_id",
+    "ridehail_tier",
+    "order_type",
+    "shipment",
+    "currency",
+    "delivery_subsidization",
+)
+
+
+def _order_row(index: int, r: dict) -> tuple:
+    payment, exchange = r["payment"], r["exchange"]
+    return (
+        index,
+        *(r[name] for name in ORDER_COLUMNS),
+        _json([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]]),
+        payment["plan"],
+        payment["installments_total"],
+        payment["installments_paid"],
+        payment["failed"],
+        _json(r["tracking_numbers"]),
+        r["subscription_status"],
+        r["subscription_overdue"],
+        exchange["status"] if exchange else None,
+        _json(
+            [
+                {"timestamp": _epoch(f["timestamp"]), "reason": f["reason"]}
+                for f in r["delivery_failures"]
+            ]
         ),
-        [
-            json_text([{name: a[name] for name in ADDRESS_FIELDS} for a in r["addresses"]])
-            for r in records
-        ],
-        [r["payment"]["plan"] for r in records],
-        [r["payment"]["installments_total"] for r in records],
-        [json_text(r["tracking_numbers"]) for r in records],
-        [r["payment"]["installments_paid"] for r in records],
-        [r["payment"]["failed"] for r in records],
-        *columns(records, "subscription_status", "subscription_overdue"),
-        [r["exchange"]["status"] if r["exchange"] else None for r in records],
-        [
-            json_text(
-                [
-                    {"timestamp": _epoch(f["timestamp"]), "reason": f["reason"]}
-                    for f in r["delivery_failures"]
-                ]
-            )
-            for r in records
-        ],
+        _json(r["status_history"]),
+        _json(r["items"]),
+        _json(exchange["products"] if exchange else []),
     )
-    await conn.execute(SQL.clear_order_children, ids)
-    statuses = [
-        (r["order_id"], j, s["status"], s["timestamp"])
-        for r in records
-        for j, s in enumerate(r["status_history"])
-    ]
-    await conn.execute(SQL.load_order_statuses, *map(list, zip(*statuses, strict=True)))
-    items = [
-        (
-            r["order_id"],
-            j,
-            it["product_id"],
-            it["quantity"],
-            it["unit_price"],
-            it["has_bag"],
-            it["subsidization"],
-            it["wyb_discount"],
-        )
-        for r in records
-        for j, it in enumerate(r["items"])
-    ]
-    if items:
-        await conn.execute(SQL.load_order_items, *map(list, zip(*items, strict=True)))
-    exchanged = [
-        (
-            r["order_id"],
-            j,
-            p["product_id"],
-            p["wrong_size"],
-            p["warranty"],
-            p["lost"],
-            p["other"],
-            p["reason"],
-            p["timestamp"],
-            json_text(p["images"]),
-        )
-        for r in records
-        if r["exchange"]
-        for j, p in enumerate(r["exchange"]["products"])
-    ]
-    if exchanged:
-        await conn.execute(SQL.load_exchange_products, *map(list, zip(*exchanged, strict=True)))
-    await conn.execute(store.SQL.refresh_orders, ids)
+
+
+ORDERS = _loaded_staging(
+    "orders",
+    plain_first_loader(OrderRecord, plain_order),
+    _order_row,
+    *ORDER_COLUMNS,
+    "addresses",
+    "payment_plan",
+    "installments_total",
+    "installments_paid",
+    "payment_failed",
+    "tracking",
+    "subscription_status",
+    "subscription_overdue",
+    "exchange_status",
+    "delivery_failures",
+    "statuses",
+    "items",
+    "exchange_products",
+)
+
+
+async def write_orders(conn: asyncpg.Connection, _count: int) -> None:
+    """Orders, their children replaced, then every order's derived columns (recomputed for
+    all: a list of the file's order ids would grow with the file)."""
+    await _require(conn, "orders")
+    await conn.execute(SQL.load_orders)
+    await conn.execute(SQL.clear_order_children)
+    await conn.execute(SQL.load_order_statuses)
+    await conn.execute(SQL.load_order_items)
+    await conn.execute(SQL.load_exchange_products)
+    await conn.execute(store.SQL.refresh_orders, None)
 
 
 async def after_load(conn: asyncpg.Connection) -> None:
@@ -284,28 +287,14 @@ async def after_load(conn: asyncpg.Connection) -> None:
 
 
 SECTIONS = [
-    Section("partners", validated(PartnerRecord, unique("name")), write_partners),
-    Section("products", validated(ProductRecord, unique("id")), write_products),
-    Section(
-        "partner_kits",
-        validated(PartnerKitRecord, unique_pairs("partner_name", "product_id")),
-        write_partner_kits,
-    ),
-    Section(
-        "users",
-        validated(UserRecord, unique("id", "email", "ridehail_id", "agency_id")),
-        write_users,
-    ),
-    Section(
-        "user_kits",
-        validated(UserKitRecord, unique_pairs("user_id", "product_id")),
-        write_user_kits,
-    ),
-    Section(
-        "currency_rates", validated(CurrencyRateRecord, unique("currency")), write_currency_rates
-    ),
-    Section("tiers", validated(TierRecord, unique("ridehail_tier")), write_tiers),
-    Section("orders", validated(OrderRecord, unique("order_id")), write_orders),
+    staged("partners", PARTNERS, write_partners),
+    staged("products", PRODUCTS, write_products),
+    staged("partner_kits", PARTNER_KITS, write_partner_kits),
+    staged("users", USERS, write_users),
+    staged("user_kits", USER_KITS, write_user_kits),
+    staged("currency_rates", CURRENCY_RATES, write_currency_rates),
+    staged("tiers", TIERS, write_tiers),
+    staged("orders", ORDERS, write_orders),
     # After orders: a unit may name the order it came with.
-    Section("user_products", validated(UserProductRecord, unique("id")), write_user_products),
+    staged("user_products", USER_PRODUCTS, write_user_products),
 ]

@@ -1,43 +1,87 @@
-"""load-data sections of the training family (DESIGN §6): riders, courses, paths, completions.
+"""load-data sections of the training family: riders, courses, paths, completions.
 
-Riders get the same validation as `POST /api/v1/riders`; paths and completions are written by
-the domain's `paths.save_paths` and `results.merge_results`, as the panel's path form and the
-rider app's quiz write them. After the file's sections are written, `after_load` completes the
-assignments whose courses are now all passed and runs the automatic rules for every rider.
+Riders get the same checks as `POST /api/v1/riders`, completions their record schema; both are
+staged by COPY as they are read from the file and written set-based from the staging tables.
+Paths are written by the domain's `paths.save_paths`, as the panel's path form writes them.
+After the file's sections are written, `after_load` completes the assignments whose courses are
+now all passed and runs the automatic rules for every rider.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import asyncpg
 
 from app.core import sql
 from app.core.config import Settings
-from app.core.loader import RecordError, Section, unique, validated
+from app.core.loader import (
+    RecordError,
+    Section,
+    Staging,
+    first_fault,
+    record_rows,
+    schema_loader,
+    staged,
+    unique,
+    validated,
+)
 from app.training import paths, results, store
 from app.training.course_records import validate_courses, write_courses
-from app.training.pins import pepper_of, with_pin_hashes
+from app.training.pins import hash_pin, pepper_of
 from app.training.records import CompletionRecordSchema, PathRecordSchema
-from app.training.riders import Rider, parse_riders
+from app.training.riders import RowError, parse_rider
 
-SQL = sql.load("training", "complete_assignments")
+SQL = sql.load(
+    "training",
+    "complete_assignments",
+    "stage_riders",
+    "load_riders",
+    "end_staged_riders_sessions",
+    "stage_completions",
+    "unknown_in_completions",
+)
+RIDER_COLUMNS = (
+    "rider_id",
+    "name",
+    "market",
+    "phone",
+    "city",
+    "vehicle_type",
+    "nationality",
+    "language",
+    "status",
+)
+COMPLETION_COLUMNS = (
+    "rider_id",
+    "course_id",
+    "language",
+    "started_at",
+    "completed_at",
+    "score",
+    "attempts",
+    "time_spent_seconds",
+)
 
 
-def validate_riders(records: list[Any]) -> list[Any]:
-    riders, errors = parse_riders(records)
-    if errors:
-        index, error = errors[0]
-        raise RecordError(index, error.field, error.message)
-    return riders
+def rider_rows(records: Iterable[Any], settings: Settings | None) -> Iterator[tuple]:
+    """Each record checked as POST /api/v1/riders checks a row, its PIN hashed with the
+    service's pepper."""
+    pepper = pepper_of(settings)
+    for index, record in enumerate(records):
+        try:
+            rider = parse_rider(record)
+        except RowError as exc:
+            raise RecordError(index, exc.field, exc.message) from None
+        pin_hash = hash_pin(pepper, rider.pin) if rider.pin else None
+        yield (index, *(getattr(rider, name) for name in RIDER_COLUMNS), pin_hash)
 
 
-def hash_pins(riders: list[Rider], settings: Settings) -> list[Rider]:
-    return with_pin_hashes(riders, pepper_of(settings))
-
-
-async def write_riders(conn: asyncpg.Connection, riders: list[Any]) -> None:
-    await store.upsert_riders(conn, riders)
+async def write_riders(conn: asyncpg.Connection, _count: int) -> None:
+    """The riders, and the end of the sessions of those sent a PIN or made inactive."""
+    await conn.execute(SQL.load_riders)
+    await conn.execute(SQL.end_staged_riders_sessions)
 
 
 async def write_paths(conn: asyncpg.Connection, records: list[dict]) -> None:
@@ -47,18 +91,9 @@ async def write_paths(conn: asyncpg.Connection, records: list[dict]) -> None:
         raise RecordError(exc.path_index, f"courses[{exc.position}]", str(exc)) from None
 
 
-async def write_completions(conn: asyncpg.Connection, records: list[dict]) -> None:
-    missing = await store.missing_keys(
-        conn,
-        list({r["rider_id"] for r in records}),
-        list({r["course_id"] for r in records}),
-    )
-    for index, result in enumerate(records):
-        if ("rider", result["rider_id"]) in missing:
-            raise RecordError(index, "riderId", f"unknown rider {result['rider_id']!r}")
-        if ("course", str(result["course_id"])) in missing:
-            raise RecordError(index, "courseId", f"unknown course {result['course_id']}")
-    await results.merge_results(conn, records)
+async def write_completions(conn: asyncpg.Connection, _count: int) -> None:
+    await first_fault(conn, SQL.unknown_in_completions)
+    await results.merge_results(conn)
 
 
 async def after_load(conn: asyncpg.Connection) -> None:
@@ -69,8 +104,24 @@ async def after_load(conn: asyncpg.Connection) -> None:
 
 
 SECTIONS = [
-    Section("riders", validate_riders, write_riders, prepare=hash_pins),
+    staged(
+        "riders",
+        Staging(SQL.stage_riders, "staged_riders", ("ord", *RIDER_COLUMNS, "pin_hash"), rider_rows),
+        write_riders,
+    ),
     Section("courses", validate_courses, write_courses),
     Section("paths", validated(PathRecordSchema, unique("id")), write_paths),
-    Section("completions", validated(CompletionRecordSchema), write_completions),
+    staged(
+        "completions",
+        Staging(
+            SQL.stage_completions,
+            "staged_completions",
+            ("ord", *COMPLETION_COLUMNS),
+            record_rows(
+                schema_loader(CompletionRecordSchema),
+                lambda index, r: (index, *(r[name] for name in COMPLETION_COLUMNS)),
+            ),
+        ),
+        write_completions,
+    ),
 ]

@@ -27,13 +27,12 @@ async def retrying_proof_codes(transaction: Callable[[], Awaitable[T]]) -> T:
     return await transaction()
 
 
-async def merge_results(conn: asyncpg.Connection, results: list[dict]) -> None:
-    """Merge passed-course records into the stored ones (first completedAt, proof code and
-    language kept, score never lowered). Keys: rider_id, course_id, language, started_at,
-    completed_at, score, attempts, time_spent_seconds."""
+async def merge_results(conn: asyncpg.Connection) -> None:
+    """Merge the staged passed-course records (load-data's staged_completions) into the
+    stored ones (first completedAt, proof code and language kept, score never lowered)."""
 
     async def merge() -> None:
         async with conn.transaction():  # a savepoint in the load's transaction
-            await conn.execute(SQL.upsert_results, results)
+            await conn.execute(SQL.upsert_results)
 
     await retrying_proof_codes(merge)

@@ -57,24 +57,18 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
     """Create or update riders (IDs unique); returns (inserted, updated). Riders set inactive
     or sent a PIN lose their rider-app sessions in the same transaction (a PIN sent counts as a
     change: its hash is salted anew either way)."""
-    rows = await conn.fetch(
+    # The riders go as one JSON array of their objects (orjson writes the dataclasses whole; the
+    # PIN itself is None by now: only its hash is stored).
+    saved = await conn.fetchrow(
         SQL.upsert_riders,
-        [r.rider_id for r in riders],
-        [r.name for r in riders],
-        [r.market for r in riders],
-        [r.phone for r in riders],
-        [r.city for r in riders],
-        [r.vehicle_type for r in riders],
-        [r.nationality for r in riders],
-        [r.pin_hash for r in riders],
+        riders,
         {r.rider_id: r.language for r in riders if r.language},
         {r.rider_id: r.status for r in riders if r.status},
     )
-    new = sum(row["inserted"] for row in rows)
     signed_out = [r.rider_id for r in riders if r.pin_hash or r.status == "inactive"]
     if signed_out:
         await sessions.revoke_riders(conn, signed_out)
-    return new, len(rows) - new
+    return saved["inserted"], saved["updated"]
 
 
 async def run_rules(

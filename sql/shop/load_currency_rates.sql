@@ -1,4 +1,4 @@
--- Upserts currency rates (primary key).
+-- Upserts the staged currency rates (primary key).
 INSERT INTO shop_currency_rates (currency, eur_rate)
-SELECT * FROM unnest($1::text[], $2::numeric[])
+SELECT currency, eur_rate FROM staged_currency_rates ORDER BY ord
 ON CONFLICT (currency) DO UPDATE SET eur_rate = excluded.eur_rate

@@ -1,3 +1,6 @@
--- Inserts status history entries (order, position oldest first, internal status, time).
+-- Inserts the staged orders' status history (position from 0, oldest first).
 INSERT INTO shop_order_statuses (order_id, position, status, at)
-SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::timestamptz[])
+SELECT o.order_id, s.position - 1, s.status, s.at
+FROM staged_orders o
+CROSS JOIN LATERAL ROWS FROM (json_to_recordset(o.statuses::json) AS (status text, "timestamp" timestamptz))
+    WITH ORDINALITY s (status, at, position)

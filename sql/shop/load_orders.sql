@@ -1,5 +1,4 @@
--- Upserts orders by order_id (primary key; unique index on shop_partners.name). $11, $14 and
--- $20 are JSON texts: addresses, tracking numbers (latest last) and delivery failures.
+-- Upserts the staged orders by order_id (primary key; unique index on shop_partners.name).
 INSERT INTO shop_orders (order_id, created_at, user_id, partner_id, driver_id, ridehail_tier,
                          order_type, shipment, currency, delivery_subsidization, addresses,
                          payment_plan, installments_total, installments_paid, payment_failed,
@@ -10,15 +9,9 @@ SELECT r.order_id, r.created_at, r.user_id, p.id, r.driver_id, r.ridehail_tier, 
        r.installments_total, r.installments_paid, r.payment_failed,
        ARRAY(SELECT json_array_elements_text(r.tracking::json)), r.subscription_status,
        r.subscription_overdue, r.exchange_status, r.delivery_failures::json
-FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-            $7::text[], $8::text[], $9::text[], $10::numeric[], $11::text[], $12::text[],
-            $13::integer[], $14::text[], $15::integer[], $16::boolean[], $17::text[],
-            $18::boolean[], $19::text[], $20::text[])
-     r (order_id, created_at, user_id, partner_name, driver_id, ridehail_tier, order_type,
-        shipment, currency, delivery_subsidization, addresses, payment_plan, installments_total,
-        tracking, installments_paid, payment_failed, subscription_status, subscription_overdue,
-        exchange_status, delivery_failures)
+FROM staged_orders r
 LEFT JOIN shop_partners p ON p.name = r.partner_name
+ORDER BY r.ord
 ON CONFLICT (order_id) DO UPDATE
 SET created_at = excluded.created_at, user_id = excluded.user_id, partner_id = excluded.partner_id,
     driver_id = excluded.driver_id, ridehail_tier = excluded.ridehail_tier,

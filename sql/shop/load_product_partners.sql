@@ -1,5 +1,7 @@
--- Links products $1 to the partners named $2 (pairwise; unique index on shop_partners.name).
+-- Links the staged products to the partners they name (unique index on shop_partners.name).
 INSERT INTO shop_product_partners (partner_id, product_id)
-SELECT p.id, l.product_id FROM unnest($1::bigint[], $2::text[]) l (product_id, partner_name)
-JOIN shop_partners p ON p.name = l.partner_name
+SELECT s.id, p.id
+FROM staged_products p
+CROSS JOIN LATERAL json_array_elements_text(p.partners::json) n (name)
+JOIN shop_partners s ON s.name = n.name
 ON CONFLICT DO NOTHING

@@ -1,13 +1,13 @@
--- Upserts users by id (primary key; unique index on shop_partners.name), then moves the id
--- sequence past the largest id so that imports keep creating fresh ids.
+-- Upserts the staged users by id (primary key; unique index on shop_partners.name), then
+-- moves the id sequence past the largest id so that imports keep creating fresh ids.
 WITH saved AS (
     INSERT INTO shop_users (id, email, ridehail_id, agency_id, first_name, last_name, partner_id,
                             active)
-    SELECT r.id, lower(r.email), r.ridehail_id, r.agency_id, r.first_name, r.last_name, p.id, r.active
-    FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                $7::text[], $8::boolean[])
-         r (id, email, ridehail_id, agency_id, first_name, last_name, partner_name, active)
+    SELECT r.id, lower(r.email), r.ridehail_id, r.agency_id, r.first_name, r.last_name, p.id,
+           r.active
+    FROM staged_users r
     JOIN shop_partners p ON p.name = r.partner_name
+    ORDER BY r.ord
     ON CONFLICT (id) DO UPDATE
     SET email = excluded.email, ridehail_id = excluded.ridehail_id, agency_id = excluded.agency_id,
         first_name = excluded.first_name, last_name = excluded.last_name,

@@ -19,7 +19,7 @@
 -- (its prefix for the riders given; the conflict target: a concurrent call made it),
 -- course_results' primary key for the riders given and course_results_course for every rider.
 WITH chosen AS (
-    SELECT * FROM riders WHERE rider_id = ANY ($1::text[])
+    SELECT r.* FROM unnest($1::text[]) AS given (rider_id) JOIN riders r USING (rider_id)
     UNION ALL
     SELECT * FROM riders WHERE $1::text[] IS NULL
 ),
@@ -31,8 +31,9 @@ rule_paths AS (
       AND ($2::uuid IS NULL OR p.path_id = $2::uuid)
 ),
 had AS (
-    SELECT a.rider_id, a.path_id FROM assignments a
-    WHERE a.rider_id = ANY ($1::text[]) AND a.path_id IN (SELECT path_id FROM rule_paths)
+    SELECT a.rider_id, a.path_id
+    FROM unnest($1::text[]) AS given (rider_id) JOIN assignments a USING (rider_id)
+    WHERE a.path_id IN (SELECT path_id FROM rule_paths)
     UNION ALL
     SELECT a.rider_id, a.path_id FROM assignments a
     WHERE $1::text[] IS NULL AND a.path_id IN (SELECT path_id FROM rule_paths)
@@ -50,10 +51,10 @@ matched AS (
 ),
 passed AS (
     SELECT cr.rider_id, p.path_id
-    FROM rule_paths p
-    JOIN path_courses pc ON pc.path_id = p.path_id
-    JOIN course_results cr ON cr.course_id = pc.course_id AND cr.completed_at IS NOT NULL
-    WHERE cr.rider_id = ANY ($1::text[])
+    FROM unnest($1::text[]) AS given (rider_id)
+    JOIN course_results cr ON cr.rider_id = given.rider_id AND cr.completed_at IS NOT NULL
+    JOIN path_courses pc ON pc.course_id = cr.course_id
+    JOIN rule_paths p ON p.path_id = pc.path_id
     GROUP BY cr.rider_id, p.path_id, p.courses
     HAVING count(*) = p.courses
     UNION ALL

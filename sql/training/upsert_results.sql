@@ -1,4 +1,4 @@
--- load-data `completions`: passed-course records from a JSON array (DESIGN §6). Records of
+-- load-data `completions`: the staged passed-course records. Records of
 -- one rider and course are merged first (a retake); then, against the stored record, the
 -- first pass's completed_at, proof_code and language are kept, started_at is the earliest,
 -- and score, attempts and time spent never go down. A new record gets a random proof code
@@ -10,10 +10,7 @@ SELECT rider_id, course_id,
        (array_agg(language ORDER BY completed_at))[1],
        min(started_at), min(completed_at), max(score), max(attempts),
        max(time_spent_seconds), training_proof_code()
-FROM jsonb_to_recordset($1::jsonb)
-     AS r(rider_id text, course_id uuid, language text, started_at timestamptz,
-          completed_at timestamptz, score double precision, attempts integer,
-          time_spent_seconds integer)
+FROM staged_completions
 GROUP BY rider_id, course_id
 ORDER BY rider_id, course_id
 ON CONFLICT (rider_id, course_id) DO UPDATE SET

@@ -8,9 +8,13 @@ from app.core.loader import (
     LoadError,
     RecordError,
     Section,
+    Staging,
     load_document,
     read_document,
+    record_rows,
+    schema_loader,
     schema_validator,
+    staged,
 )
 from tests.conftest import make_settings
 
@@ -121,16 +125,68 @@ def test_read_document_errors(tmp_path):
         read_document(array)
 
 
-def _hue_from_settings(records, settings):
-    # Stands for what a section takes from the configuration (the riders' PIN pepper).
-    return [{**record, "hue": settings.port} for record in records]
+STAGED_COLOURS = Staging(
+    "CREATE TEMPORARY TABLE staged_colours (ord int, name text, hue int) ON COMMIT DROP",
+    "staged_colours",
+    ("ord", "name", "hue"),
+    # The hue stands for what a section takes from the settings (the riders' PIN pepper).
+    lambda records, settings: record_rows(
+        schema_loader(ColourSchema), lambda index, r: (index, r["name"], settings.port)
+    )(records, settings),
+    (
+        "SELECT ord, 'name' AS field, 'duplicate name ' || name AS message FROM ("
+        " SELECT ord, name, row_number() OVER (PARTITION BY name ORDER BY ord) AS seen"
+        " FROM staged_colours) s WHERE seen > 1 ORDER BY ord LIMIT 1",
+    ),
+)
 
 
-async def test_a_sections_prepare_reads_the_settings_before_the_write(colours):
-    section = Section(
-        "colours", schema_validator(ColourSchema), write_colours, prepare=_hue_from_settings
+async def write_staged_colours(conn, count):
+    await conn.execute("INSERT INTO colours (name, hue) SELECT name, hue FROM staged_colours")
+
+
+STAGED = [staged("colours", STAGED_COLOURS, write_staged_colours), SECTIONS[1]]
+
+
+async def _load_file(conn, path, document):
+    path.write_bytes(orjson.dumps(document))
+    streamed = {section.name: section.looked_up for section in STAGED if section.streamed}
+    read = read_document(path, streamed)
+    return await load_document(
+        conn, read, STAGED, source=path.name, settings=make_settings(PORT="9123")
     )
-    document = {"colours": [{"name": "red", "hue": 0}]}
-    settings = make_settings(PORT="9123")
-    await load_document(colours, document, [section], settings=settings)
-    assert await colours.fetch("SELECT name, hue FROM colours") == [("red", 9123)]
+
+
+async def test_a_staged_section_is_read_from_its_file_and_written_from_its_table(colours, tmp_path):
+    document = {"colours": [{"name": "red", "hue": 0}, {"name": "blue", "hue": 1}]}
+    assert await _load_file(colours, tmp_path / "f.json", document) == {"colours": 2}
+    assert await colours.fetch("SELECT name, hue FROM colours ORDER BY name") == [
+        ("blue", 9123),
+        ("red", 9123),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("colours_section", "where"),
+    [
+        ([{"name": "red", "hue": 0}, {"name": "blue"}], "colours[1].hue: Missing data"),
+        (
+            [{"name": "red", "hue": 0}, {"name": "red", "hue": 1}],
+            "colours[1].name: duplicate name red",
+        ),
+    ],
+)
+async def test_a_staged_sections_first_bad_record_is_named_and_nothing_written(
+    colours, tmp_path, colours_section, where
+):
+    with pytest.raises(LoadError) as error:
+        await _load_file(colours, tmp_path / "f.json", {"colours": colours_section})
+    assert str(error.value).startswith(f"f.json: {where}")
+    assert await _count(colours) == 0
+
+
+async def test_a_later_sections_failure_rolls_back_a_staged_one(colours, tmp_path):
+    document = {"colours": [{"name": "red", "hue": 0}], "shades": [{"colour": "green"}]}
+    with pytest.raises(LoadError, match=r"shades\[0\]\.colour: unknown colour 'green'"):
+        await _load_file(colours, tmp_path / "f.json", document)
+    assert await _count(colours) == 0

@@ -1,11 +1,21 @@
 """load-data sections of the shop and its demo data."""
 
+import copy
 import random
 
+import orjson
 import pytest
 
-from app.core.loader import LoadError
+from app.core.loader import (
+    LoadError,
+    RecordError,
+    load_document,
+    plain_first_loader,
+    read_document,
+    schema_loader,
+)
 from app.shop import PACKAGE
+from app.shop.records import OrderRecord, plain_order
 from tests.shop.conftest import IMPORT, ORDERS, kit_entry, load, order, product, unit, user
 
 TABLES = (
@@ -188,3 +198,113 @@ async def test_demo_data_covers_every_state(client, db):
     assert any(u["existing_kit"] for u in page["data"]) and any(
         u["available_kit"] for u in page["data"]
     )
+
+
+def _demo_file(tmp_path, change):
+    """The demo document with `change` applied, written as a data file and read as load-data
+    reads it (every section streamed from the file)."""
+    document = PACKAGE.demo(random.Random(5), 0)
+    change(document)
+    path = tmp_path / "shop.json"
+    path.write_bytes(orjson.dumps(document))
+    streamed = {s.name: s.looked_up for s in PACKAGE.sections if s.streamed}
+    return read_document(path, streamed), document
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        # A value the record's schema refuses, in the last record of the last section.
+        (
+            lambda d: d["user_products"][-1].update(channel="post"),
+            r"user_products\[{last}\]\.channel: ",
+        ),
+        # A record that names what does not exist, found by the section's set-based check.
+        (
+            lambda d: d["user_products"][-1].update(product_id=999_999),
+            r"user_products\[{last}\]\.product_id: unknown product 999999$",
+        ),
+        (
+            lambda d: d["user_products"].append({**d["user_products"][0]}),
+            r"user_products\[{last}\]\.id: duplicate id \d+ in this section$",
+        ),
+        (
+            lambda d: d["orders"][-1]["items"].append(
+                {**d["orders"][-1]["items"][0], "product_id": 0}
+            ),
+            r"orders\[{orders}\]\.items\[\d+\]\.product_id: unknown product 0$",
+        ),
+    ],
+)
+async def test_a_file_whose_last_record_is_bad_writes_nothing_and_names_it(
+    shop, tmp_path, change, where
+):
+    before = await counts(shop)
+    document, written = _demo_file(tmp_path, change)
+    last, orders = len(written["user_products"]) - 1, len(written["orders"]) - 1
+    with pytest.raises(LoadError, match="^shop.json: " + where.format(last=last, orders=orders)):
+        await load_document(shop, document, PACKAGE.sections, PACKAGE.after_load, "shop.json")
+    assert await counts(shop) == before
+
+
+async def test_a_file_loads_as_its_document_does(shop, db, tmp_path):
+    document, written = _demo_file(tmp_path, lambda d: None)
+    loaded = await load_document(shop, document, PACKAGE.sections, PACKAGE.after_load)
+    assert loaded == {name: len(records) for name, records in written.items()}
+    from_file = await counts(shop)
+    await load(shop, **written)
+    assert await counts(shop) == from_file
+
+
+def _odd_orders():
+    """Orders in forms the plain reader leaves to the schema (accepted or not)."""
+    base = order(1)
+    changes = [
+        lambda o: o.update(order_id="7"),
+        lambda o: o.update(order_id=True),
+        lambda o: o.update(created_at="2026-02-30T00:00:00Z"),
+        lambda o: o.update(created_at="2026-01-01 00:00:00+00:00"),
+        lambda o: o.update(created_at="2026-01-01T00:00:00"),
+        lambda o: o.update(currency="EUR\n"),
+        lambda o: o.update(delivery_subsidization=2.5),
+        lambda o: o.update(delivery_subsidization="-1"),
+        lambda o: o.update(driver_id="D\x00"),
+        lambda o: o.update(unknown=1),
+        lambda o: o.pop("addresses"),
+        lambda o: o["addresses"][0].pop("city"),
+        lambda o: o["addresses"][0].update(city=None),
+        lambda o: o["items"][0].update(has_bag="true"),
+        lambda o: o["items"][0].update(quantity=0),
+        lambda o: o["items"][0].pop("subsidization"),
+        lambda o: o["payment"].update(installments_total="2"),
+        lambda o: o["payment"].pop("plan"),
+        lambda o: o.update(status_history=[]),
+        lambda o: o["exchange"]["products"][0].update(images=["https://-bad.example/x.png"]),
+        lambda o: o["exchange"]["products"][0].update(images=["ftp://files.example/x.png"]),
+        lambda o: o.update(exchange=None),
+        lambda o: o.update(user_id=None, partner_name=None),
+    ]
+    for change in changes:
+        variant = copy.deepcopy(base)
+        change(variant)
+        yield variant
+
+
+@pytest.mark.parametrize("record", [order(1), *_odd_orders()])
+def test_plain_orders_load_as_the_schema_loads_them(record):
+    """The plain reader only decides speed: what it takes it loads as OrderRecord does, and
+    what it leaves, OrderRecord accepts or names the field of."""
+    outcomes = []
+    for loader in (plain_first_loader(OrderRecord, plain_order), schema_loader(OrderRecord)):
+        try:
+            outcomes.append(loader(0, copy.deepcopy(record)))
+        except RecordError as exc:
+            outcomes.append((exc.field, exc.message))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_an_order_of_the_usual_shape_is_read_without_the_schema():
+    usual = order(1)
+    usual["exchange"]["products"][0].update(wrong_size=True, warranty=False, lost=False)
+    usual["exchange"]["products"][0].update(other=False, images=["https://img.example/1.jpg"])
+    assert plain_order(usual) == OrderRecord().load(usual)

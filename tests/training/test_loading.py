@@ -3,9 +3,10 @@
 import random
 import uuid
 
+import orjson
 import pytest
 
-from app.core.loader import LoadError, load_document
+from app.core.loader import LoadError, load_document, read_document
 from app.training.demo import demo
 from app.training.loading import SECTIONS, after_load
 from app.training.pins import pepper_of, pin_matches
@@ -231,3 +232,70 @@ async def test_demo_data_is_valid_and_consistent(db):
         )
         == 0
     )
+
+
+def _demo_file(tmp_path, change):
+    """The demo document with `change` applied, written as a data file and read as load-data
+    reads it (the riders and completions streamed from the file)."""
+    document = demo(random.Random(7), 300)
+    change(document)
+    path = tmp_path / "training.json"
+    path.write_bytes(orjson.dumps(document))
+    streamed = {s.name: s.looked_up for s in SECTIONS if s.streamed}
+    return read_document(path, streamed), document
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (
+            lambda d: d["completions"][-1].update(riderId="R-nobody"),
+            "completions[{last}].riderId: unknown rider 'R-nobody'",
+        ),
+        (
+            lambda d: d["completions"][-1].update(timeSpentSeconds=-1),
+            "completions[{last}].timeSpentSeconds: ",
+        ),
+        (lambda d: d["riders"][-1].update(phone="call me"), "riders[{riders}].phone: "),
+    ],
+)
+async def test_a_file_whose_last_record_is_bad_writes_nothing_and_names_it(
+    db, tmp_path, change, where
+):
+    document, written = _demo_file(tmp_path, change)
+    last, riders = len(written["completions"]) - 1, len(written["riders"]) - 1
+    with pytest.raises(LoadError) as error:
+        await load_document(
+            db, document, SECTIONS, [after_load], "training.json", settings=make_settings()
+        )
+    assert str(error.value).startswith("training.json: " + where.format(last=last, riders=riders))
+    for table in ("riders", "courses", "paths", "course_results", "assignments"):
+        assert await db.fetchval(f"SELECT count(*) FROM {table}") == 0
+
+
+async def test_a_file_loads_as_its_document_does(db, tmp_path):
+    document, written = _demo_file(tmp_path, lambda d: None)
+    counts = await load_document(
+        db, document, SECTIONS, [after_load], "training.json", settings=make_settings()
+    )
+    assert counts == {name: len(records) for name, records in written.items()}
+    assert await db.fetchval("SELECT count(*) FROM riders") == len(written["riders"])
+    assert await db.fetchval("SELECT count(*) FROM course_results") > 0
+
+
+async def test_the_last_record_of_a_rider_id_wins_and_keeps_what_it_does_not_send(db):
+    await add_rider(db, "R-1")
+    await db.execute("UPDATE riders SET city = 'Dubai', language = 'ar' WHERE rider_id = 'R-1'")
+    riders = [
+        {"riderId": "R-1", "name": "First", "market": "AE", "status": "inactive"},
+        {"riderId": "R-1", "name": "Last", "market": "EG"},
+        {"riderId": "R-2", "name": "New", "market": "QA"},
+    ]
+    assert await load(db, {"riders": riders}) == {"riders": 3}
+    stored = await db.fetch(
+        "SELECT rider_id, name, market, city, language, status FROM riders ORDER BY rider_id"
+    )
+    assert [tuple(r) for r in stored] == [
+        ("R-1", "Last", "EG", "Dubai", "ar", "active"),
+        ("R-2", "New", "QA", None, "en", "active"),
+    ]
