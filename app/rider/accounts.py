@@ -36,20 +36,29 @@ async def sign_in(
     throttle.TooManyAttempts (nothing checked) otherwise. The PIN check is one HMAC
     (app/training/pins.py), cheap enough for the event loop.
 
-    The limits count the rider the lookup found (the entered ID when none), and a device
-    `known` for this very rider by its own limit alone."""
+    The rider ID matches case-insensitively when exactly one rider matches so; an exact match
+    always wins (sql/rider/rider_signing_in.sql). The limits count the rider the lookup found
+    (the entered ID when none), and a device `known` for this very rider by its own limit
+    alone. The PIN "Forgot your PIN?" sent works beside the old one; its first use makes it
+    the rider's PIN (docs/rider-app.md, "Forgot your PIN?")."""
     if len(rider_id) > MAX_LENGTHS["riderId"]:  # no such rider: nothing to count or look up
         raise WrongCredentials
-    row = await store.rider_by_id(pool, rider_id)
+    row = await store.rider_signing_in(pool, rider_id)
     account = None if row is None else row["rider_id"]
     subject = rider_id if account is None else account
     attempt = await throttle.admit(pool, THROTTLE, subject, address, known.device(account))
-    if row is None or row["pin_hash"] is None or not pin_matches(pepper, row["pin_hash"], pin):
+    if row is None or row["pin_hash"] is None:
+        throttle.failed(THROTTLE)
+        raise WrongCredentials
+    new_pin = row["new_pin_hash"] is not None and pin_matches(pepper, row["new_pin_hash"], pin)
+    if not new_pin and not pin_matches(pepper, row["pin_hash"], pin):
         throttle.failed(THROTTLE)
         raise WrongCredentials
     await throttle.forget(pool, attempt)
     if row["status"] == "inactive":
         raise NotActive
+    if new_pin:
+        await store.use_new_pin(pool, account, row["new_pin_hash"])
     return await start_session(pool, account, language or row["language"]), account
 
 
