@@ -5,8 +5,9 @@ translations, not from here.
 Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
 `str.format`. A text that counts something (`COUNTED_BY`) has a form for each CLDR plural
 category of the language (`PLURAL_RULES`), chosen by the count; a form may leave the count
-out where the language says it in words (Arabic "يومين", two days). `tests/rider/test_languages.py` checks that every key has all four languages and
-the same placeholders in each.
+out where the language says it in words (Arabic "يومين", two days).
+`tests/rider/test_languages.py` checks that every key has all four languages and the same
+placeholders in each (and every plural form of each).
 """
 
 from __future__ import annotations
