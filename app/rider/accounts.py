@@ -3,14 +3,22 @@ device's by app/core/devices.py), a server-side session."""
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
+
 import asyncpg
 
 from app.core import devices, sessions, throttle
 from app.rider import store
-from app.training.pins import pin_matches
+from app.training.pins import hash_pin, pin_matches
 from app.training.riders import MAX_LENGTHS
 
 THROTTLE = throttle.sign_in_limits("rider")
+# "Forgot your PIN?": every request counts (none is forgotten), 3 per rider in 15 minutes
+# whatever the address, 10 per address over all riders; and at most 3 new PINs a rider a day
+# (sql/rider/issue_pin_reset.sql).
+RESET_THROTTLE = throttle.Limits("pin_reset", per_subject=3, per_address=10)
+NEW_PIN_DIGITS = 6
 
 
 class WrongCredentials(Exception):
@@ -60,6 +68,36 @@ async def sign_in(
     if new_pin:
         await store.use_new_pin(pool, account, row["new_pin_hash"])
     return await start_session(pool, account, language or row["language"]), account
+
+
+@dataclass(frozen=True)
+class NewPin:
+    """A new PIN to send to the rider's phone, in the rider's language."""
+
+    rider_id: str
+    phone: str
+    name: str
+    language: str
+    pin: str
+
+
+async def new_pin(
+    pool: asyncpg.Pool, pepper: bytes | None, rider_id: str, address: str
+) -> NewPin | None:
+    """A new PIN for the rider `rider_id` names (as sign-in finds them), kept beside the old
+    one, when they may be sent one (active, with a PIN and a phone, under the day's limit);
+    None otherwise. The same work is done for an ID that names no one, so neither the answer
+    nor its time tells whether it exists; throttle.TooManyAttempts past the limits, which count
+    the rider found (the entered ID when none). docs/rider-app.md, "Forgot your PIN?"."""
+    rider_id = rider_id[: MAX_LENGTHS["riderId"]]
+    row = await store.rider_signing_in(pool, rider_id)
+    account = rider_id if row is None else row["rider_id"]
+    await throttle.admit(pool, RESET_THROTTLE, account, address)
+    pin = f"{secrets.randbelow(10**NEW_PIN_DIGITS):0{NEW_PIN_DIGITS}d}"
+    issued = await store.issue_pin_reset(pool, account, hash_pin(pepper, pin))
+    if issued is None:
+        return None
+    return NewPin(issued["rider_id"], issued["phone"], issued["name"], issued["language"], pin)
 
 
 async def start_session(pool: asyncpg.Pool, rider_id: str, language: str) -> str:
