@@ -642,6 +642,12 @@ TEXTS: dict[str, dict[str, str | dict[str, str]]] = {
         "ur": "بھیجے جانے کے منتظر جوابات: {count}",
         "ku": "وەڵامی چاوەڕێی ناردن: {count}",
     },
+    "answers_sent": {
+        "en": "Your answers were sent.",
+        "ar": "تم إرسال إجاباتك.",
+        "ur": "آپ کے جوابات بھیج دیے گئے۔",
+        "ku": "وەڵامەکانت نێردران.",
+    },
     "answers_sign_in": {
         "en": "Answers kept on this phone: {count}. Sign in to send them.",
         "ar": "إجابات محفوظة على هذا الهاتف: {count}. سجّل الدخول لإرسالها.",
