@@ -89,7 +89,8 @@ async def new_pin(
     None otherwise. The same work is done for an ID that names no one, so neither the answer
     nor its time tells whether it exists; throttle.TooManyAttempts past the limits, which count
     the rider found (the entered ID when none). docs/rider-app.md, "Forgot your PIN?"."""
-    rider_id = rider_id[: MAX_LENGTHS["riderId"]]
+    if len(rider_id) > MAX_LENGTHS["riderId"]:  # no such rider: nothing to count or look up
+        return None
     row = await store.rider_signing_in(pool, rider_id)
     account = rider_id if row is None else row["rider_id"]
     await throttle.admit(pool, RESET_THROTTLE, account, address)
