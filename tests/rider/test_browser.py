@@ -219,6 +219,10 @@ async def test_forgot_pin_in_arabic_at_360_px(live_server, phone_page, screensho
     await _fits_the_phone(page)
     await no_axe_violation(page)
     await page.screenshot(path=screenshots / "rider-forgot-pin-ar-360.png", full_page=True)
+    await page.set_viewport_size({"width": 1280, "height": PHONE["height"]})
+    await no_axe_violation(page)
+    await page.screenshot(path=screenshots / "rider-forgot-pin-ar-1280.png", full_page=True)
+    await page.set_viewport_size(PHONE)
     await page.click("text=العودة إلى تسجيل الدخول")
     assert await page.get_attribute("html", "lang") == "ar"
     await _sign_in(page, live_server)  # the old PIN still works
