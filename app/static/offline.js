@@ -65,9 +65,10 @@
     sentLine.hidden = false;
     if (showsResults()) refreshOnce();
   }
-  if (sessionStorage.getItem(SENT) && rider) {
+  // Said once, on the page the "saved" page went on to (not later, should that be sign-in).
+  if (sessionStorage.getItem(SENT)) {
     sessionStorage.removeItem(SENT);
-    sentLine.hidden = false;
+    sentLine.hidden = !rider;
   }
 
   // This rider's waiting answers on a signed-in page; every rider's elsewhere (sign in to send).
