@@ -24,10 +24,12 @@
   const SENT = "rider-answers-sent";
   let waiting = 0;
 
-  // The pages that show results: My training and a course's page (not a lesson, nor a quiz
-  // being answered), and any kept copy still shown as offline.
-  const showsResults = () =>
-    /^\/training(\/courses\/[^/]+)?$/.test(location.pathname) || !offlineLine.hidden;
+  // The pages that show results (My training, a course's page); a quiz page may be being
+  // answered: it is never swapped, whatever the rider chose would go.
+  const showsResults = () => /^\/training(\/courses\/[^/]+)?$/.test(location.pathname);
+  const answering = () => /\/quiz$/.test(location.pathname);
+  // A kept copy shown as offline, fetched again once the phone is back (but a quiz's).
+  const stale = () => !offlineLine.hidden && !answering();
 
   // This page again from the server, swapped in place; a session that ended (sent to sign-in)
   // or a page that is gone loads the server's answer instead.
@@ -63,7 +65,7 @@
       return;
     }
     sentLine.hidden = false;
-    if (showsResults()) refreshOnce();
+    if (showsResults() || stale()) refreshOnce();
   }
   // Said once, on the page the "saved" page went on to (not later, should that be sign-in).
   if (sessionStorage.getItem(SENT)) {
@@ -103,7 +105,8 @@
   window.addEventListener("online", () =>
     ask("send").then((status) => {
       show(status);
-      if (!offlineLine.hidden) refreshOnce();
+      if (stale()) refreshOnce();
+      else offlineLine.hidden = true;
     }),
   );
 
