@@ -21,8 +21,15 @@ class SignInForm(Schema):
     pin = fields.String(required=True)
 
 
+class ForgotPinForm(Schema):
+    """The rider ID of "Forgot your PIN?" (blank is missing, shown as `field_required`)."""
+
+    rider_id = fields.String(required=True)
+
+
 def chosen_language(form: MultiDictProxy) -> str | None:
-    """The language the sign-in page was shown in (its hidden `lang`), when it was chosen."""
+    """The language the sign-in (or new PIN) page was shown in (its hidden `lang`), when it
+    was chosen."""
     language = form.get("lang")
     return language if language in LANGUAGES else None
 

@@ -80,7 +80,7 @@ async def sign_in(request: web.Request) -> web.StreamResponse:
         return _sign_in_page(
             request, language, 503, rider_id=rider_id, problem=("sign_in_unavailable", {})
         )
-    log.info("rider sign-in", rider_id=rider_id)
+    log.info("rider sign-in", rider_id=account)
     response = signed_in(request, session_id, account)
     devices.remember(devices.RIDER, request, response, known, account)
     return response
@@ -99,6 +99,9 @@ def signed_in(request: web.Request, session_id: str, rider_id: str) -> web.Respo
 
 @routes.post("/sign-out")
 async def sign_out(request: web.Request) -> web.StreamResponse:
-    response = await sessions.sign_out(request, sessions.RIDER, pages.see_other("/"))
+    # To the sign-in page in the language the rider was reading (English is its default).
+    language = request[guard.RIDER].language
+    sign_in_page = "/" if language == "en" else f"/?lang={language}"
+    response = await sessions.sign_out(request, sessions.RIDER, pages.see_other(sign_in_page))
     guard.clear_key_cookie(response)
     return response

@@ -17,6 +17,9 @@ from app.webhooks import events
 SQL = sql.load(
     "rider",
     "rider_by_id",
+    "rider_signing_in",
+    "use_new_pin",
+    "issue_pin_reset",
     "rider_session",
     "my_training",
     "view_course",
@@ -43,6 +46,18 @@ class Rider:
 
 async def rider_by_id(db: Db, rider_id: str) -> asyncpg.Record | None:
     return await db.fetchrow(SQL.rider_by_id, rider_id)
+
+
+async def rider_signing_in(db: Db, rider_id: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.rider_signing_in, rider_id)
+
+
+async def use_new_pin(db: Db, rider_id: str, pin_hash: str) -> None:
+    await db.execute(SQL.use_new_pin, rider_id, pin_hash)
+
+
+async def issue_pin_reset(db: Db, rider_id: str, pin_hash: str) -> asyncpg.Record | None:
+    return await db.fetchrow(SQL.issue_pin_reset, rider_id, pin_hash)
 
 
 async def signed_in(db: Db, id_hash: bytes) -> tuple[sessions.Session, Rider] | None:

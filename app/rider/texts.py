@@ -3,17 +3,44 @@ Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the c
 translations, not from here.
 
 Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
-`str.format`. `tests/rider/test_languages.py` checks that every key has all four languages and
-the same placeholders in each.
+`str.format`. A text that counts something (`COUNTED_BY`) has a form for each CLDR plural
+category of the language (`PLURAL_RULES`), chosen by the count; a form may leave the count
+out where the language says it in words (Arabic "يومين", two days).
+`tests/rider/test_languages.py` checks that every key has all four languages and the same
+placeholders in each (and every plural form of each).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from markupsafe import Markup, escape
+
 from app.training.languages import LANGUAGES, OWN_NAMES, RIGHT_TO_LEFT
 
-TEXTS: dict[str, dict[str, str]] = {
+# CLDR's plural categories of whole numbers in each language: Arabic's "few" (3-10) takes
+# the plural, its "many" (11-99) the singular accusative, "other" (100, 101, ...) the singular.
+PLURAL_RULES: dict[str, Callable[[int], str]] = {
+    "en": lambda n: "one" if n == 1 else "other",
+    "ar": lambda n: (
+        {0: "zero", 1: "one", 2: "two"}.get(n)
+        or ("few" if 3 <= n % 100 <= 10 else "many" if 11 <= n % 100 <= 99 else "other")
+    ),
+    "ur": lambda n: "one" if n == 1 else "other",
+    "ku": lambda n: "one" if n == 1 else "other",
+}
+
+# The texts with a form for each plural category, and the value that chooses the form.
+COUNTED_BY = {
+    "too_many_new_pins": "minutes",
+    "due_in_days": "days",
+    "overdue_by_days": "days",
+    "progress": "total",
+    "too_many_attempts": "minutes",
+    "too_many_checks": "minutes",
+}
+
+TEXTS: dict[str, dict[str, str | dict[str, str]]] = {
     "app_name": {
         "en": "Rider training",
         "ar": "تدريب السائقين",
@@ -73,16 +100,108 @@ TEXTS: dict[str, dict[str, str]] = {
         "ku": "هەژمارەکەت چالاک نییە",
     },
     "too_many_attempts": {
-        "en": "Too many sign-in attempts. Try again in {minutes} minutes.",
-        "ar": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقيقة.",
-        "ur": "سائن ان کی بہت زیادہ کوششیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
-        "ku": "هەوڵی چوونەژوورەوە زۆر بوون. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+        "en": {
+            "one": "Too many sign-in attempts. Try again in {minutes} minute.",
+            "other": "Too many sign-in attempts. Try again in {minutes} minutes.",
+        },
+        "ar": {
+            "zero": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقيقة.",
+            "one": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد دقيقة واحدة.",
+            "two": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد دقيقتين.",
+            "few": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقائق.",
+            "many": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقيقةً.",
+            "other": "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد {minutes} دقيقة.",
+        },
+        "ur": {
+            "one": "سائن ان کی بہت زیادہ کوششیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+            "other": "سائن ان کی بہت زیادہ کوششیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+        },
+        "ku": {
+            "one": "هەوڵی چوونەژوورەوە زۆر بوون. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+            "other": "هەوڵی چوونەژوورەوە زۆر بوون. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+        },
     },
     "sign_in_unavailable": {
         "en": "Sign-in is not available right now",
         "ar": "تسجيل الدخول غير متاح الآن",
         "ur": "سائن ان اس وقت دستیاب نہیں ہے",
         "ku": "چوونەژوورەوە ئێستا بەردەست نییە",
+    },
+    "forgot_pin_link": {
+        "en": "Forgot your PIN?",
+        "ar": "نسيت الرمز السري؟",
+        "ur": "اپنا پن بھول گئے؟",
+        "ku": "ژمارەی نهێنیت لەبیر چووە؟",
+    },
+    "forgot_pin_title": {
+        "en": "Get a new PIN",
+        "ar": "الحصول على رمز سري جديد",
+        "ur": "نیا پن حاصل کریں",
+        "ku": "وەرگرتنی ژمارەی نهێنیی نوێ",
+    },
+    "forgot_pin_hint": {
+        "en": "Enter your rider ID. A new PIN is sent by message to the phone number your "
+        "training team has for you.",
+        "ar": "أدخل رقم السائق. يُرسل رمز سري جديد في رسالة إلى رقم الهاتف المسجّل لدى فريق التدريب.",
+        "ur": "اپنی رائیڈر آئی ڈی درج کریں۔ نیا پن پیغام کے ذریعے اس فون نمبر پر بھیجا جاتا ہے "
+        "جو آپ کی ٹریننگ ٹیم کے پاس ہے۔",
+        "ku": "ناسنامەی شۆفێر بنووسە. ژمارەی نهێنیی نوێ بە نامە دەنێردرێت بۆ ئەو ژمارە "
+        "مۆبایلەی کە لای تیمی ڕاهێنانە.",
+    },
+    "send_new_pin": {
+        "en": "Send a new PIN",
+        "ar": "أرسل رمزًا سريًا جديدًا",
+        "ur": "نیا پن بھیجیں",
+        "ku": "ناردنی ژمارەی نهێنیی نوێ",
+    },
+    "new_pin_asked": {
+        "en": "If this rider ID belongs to an active rider, a new PIN is on its way to their "
+        "phone by message. The old PIN keeps working until you sign in with the new one.",
+        "ar": "إذا كان رقم السائق هذا لسائق نشط، فإن رمزًا سريًا جديدًا في طريقه إلى هاتفه في "
+        "رسالة. يبقى الرمز السري القديم صالحًا حتى تسجّل الدخول بالرمز الجديد.",
+        "ur": "اگر یہ رائیڈر آئی ڈی کسی فعال رائیڈر کی ہے تو نیا پن پیغام کے ذریعے اس کے فون پر "
+        "بھیجا جا رہا ہے۔ پرانا پن تب تک کام کرتا رہے گا جب تک آپ نئے پن سے سائن ان نہ کریں۔",
+        "ku": "ئەگەر ئەم ناسنامەیە هی شۆفێرێکی چالاک بێت، ژمارەی نهێنیی نوێ بە نامە بۆ "
+        "مۆبایلەکەی دەنێردرێت. ژمارە نهێنییە کۆنەکە کار دەکات تا بە نوێیەکە دەچیتە ژوورەوە.",
+    },
+    "new_pin_message": {
+        "en": "Rider training: your new PIN is {pin}. It works for 24 hours; your old PIN "
+        "works until you sign in with the new one. Sign in: {link}",
+        "ar": "تدريب السائقين: رمزك السري الجديد هو {pin}. يبقى صالحًا 24 ساعة، ويبقى رمزك "
+        "القديم صالحًا حتى تسجّل الدخول بالرمز الجديد. تسجيل الدخول: {link}",
+        "ur": "رائیڈر ٹریننگ: آپ کا نیا پن {pin} ہے۔ یہ 24 گھنٹے کام کرے گا؛ آپ کا پرانا پن "
+        "نئے پن سے سائن ان کرنے تک کام کرتا رہے گا۔ سائن ان: {link}",
+        "ku": "ڕاهێنانی شۆفێران: ژمارەی نهێنیی نوێت: {pin}. بۆ 24 کاتژمێر کار دەکات؛ ژمارە "
+        "کۆنەکەت کار دەکات تا بە نوێیەکە دەچیتە ژوورەوە. چوونەژوورەوە: {link}",
+    },
+    "back_to_sign_in": {
+        "en": "Back to sign-in",
+        "ar": "العودة إلى تسجيل الدخول",
+        "ur": "سائن ان پر واپس",
+        "ku": "گەڕانەوە بۆ چوونەژوورەوە",
+    },
+    "too_many_new_pins": {
+        "en": {
+            "one": "Too many requests for a new PIN. Try again in {minutes} minute.",
+            "other": "Too many requests for a new PIN. Try again in {minutes} minutes.",
+        },
+        "ar": {
+            "zero": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد {minutes} دقيقة.",
+            "one": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد دقيقة واحدة.",
+            "two": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد دقيقتين.",
+            "few": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد {minutes} دقائق.",
+            "many": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد {minutes} دقيقةً.",
+            "other": "طلبات كثيرة جدًا لرمز سري جديد. حاول مرة أخرى بعد {minutes} دقيقة.",
+        },
+        "ur": {
+            "one": "نئے پن کی بہت زیادہ درخواستیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+            "other": "نئے پن کی بہت زیادہ درخواستیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+        },
+        "ku": {
+            "one": "داواکاریی زۆر بۆ ژمارەی نهێنیی نوێ. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+            "other": "داواکاریی زۆر بۆ ژمارەی نهێنیی نوێ. دوای {minutes} خولەک دووبارە هەوڵ "
+            "بدەرەوە.",
+        },
     },
     "sign_out": {
         "en": "Sign out",
@@ -115,10 +234,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ku": "هیچ ڕاهێنانێکی کراوەت نییە. دەستت خۆش!",
     },
     "due_in_days": {
-        "en": "Due in {days} days",
-        "ar": "الموعد النهائي بعد {days} أيام",
-        "ur": "آخری تاریخ {days} دن میں",
-        "ku": "دوا وادە {days} ڕۆژی ماوە",
+        "en": {"one": "Due in {days} day", "other": "Due in {days} days"},
+        "ar": {
+            "zero": "الموعد النهائي بعد {days} يوم",
+            "one": "الموعد النهائي بعد يوم واحد",
+            "two": "الموعد النهائي بعد يومين",
+            "few": "الموعد النهائي بعد {days} أيام",
+            "many": "الموعد النهائي بعد {days} يومًا",
+            "other": "الموعد النهائي بعد {days} يوم",
+        },
+        "ur": {"one": "آخری تاریخ {days} دن میں", "other": "آخری تاریخ {days} دن میں"},
+        "ku": {"one": "دوا وادە {days} ڕۆژی ماوە", "other": "دوا وادە {days} ڕۆژی ماوە"},
     },
     "due_within_a_day": {
         "en": "Due within a day",
@@ -127,10 +253,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ku": "دوا وادە لە ماوەی یەک ڕۆژدا",
     },
     "overdue_by_days": {
-        "en": "Overdue by {days} days",
-        "ar": "متأخر {days} أيام",
-        "ur": "{days} دن کی تاخیر",
-        "ku": "{days} ڕۆژ دواکەوتووە",
+        "en": {"one": "Overdue by {days} day", "other": "Overdue by {days} days"},
+        "ar": {
+            "zero": "متأخر {days} يوم",
+            "one": "متأخر يومًا واحدًا",
+            "two": "متأخر يومين",
+            "few": "متأخر {days} أيام",
+            "many": "متأخر {days} يومًا",
+            "other": "متأخر {days} يوم",
+        },
+        "ur": {"one": "{days} دن کی تاخیر", "other": "{days} دن کی تاخیر"},
+        "ku": {"one": "{days} ڕۆژ دواکەوتووە", "other": "{days} ڕۆژ دواکەوتووە"},
     },
     "overdue_by_a_day": {
         "en": "Overdue by 1 day",
@@ -157,10 +290,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "ku": "ئەو پرسیارانەی بە هەڵە وەڵامت داونەتەوە",
     },
     "progress": {
-        "en": "{done} of {total} courses passed",
-        "ar": "اجتزت {done} من {total} دورات",
-        "ur": "{total} میں سے {done} کورس پاس",
-        "ku": "{done} لە {total} خول تێپەڕێنراوە",
+        "en": {
+            "one": "{done} of {total} course passed",
+            "other": "{done} of {total} courses passed",
+        },
+        "ar": {
+            "zero": "اجتزت {done} من {total} دورة",
+            "one": "اجتزت {done} من دورة واحدة",
+            "two": "اجتزت {done} من دورتين",
+            "few": "اجتزت {done} من {total} دورات",
+            "many": "اجتزت {done} من {total} دورةً",
+            "other": "اجتزت {done} من {total} دورة",
+        },
+        "ur": {"one": "{total} میں سے {done} کورس پاس", "other": "{total} میں سے {done} کورس پاس"},
+        "ku": {
+            "one": "{done} لە {total} خول تێپەڕێنراوە",
+            "other": "{done} لە {total} خول تێپەڕێنراوە",
+        },
     },
     "finished_training": {
         "en": "Finished training",
@@ -435,10 +581,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "ku": "نادروستە: هیچ بەڵگەیەکی تەواوکردن ئەم کۆدەی نییە.",
     },
     "too_many_checks": {
-        "en": "Too many checks from your network. Try again in {minutes} minutes.",
-        "ar": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقيقة.",
-        "ur": "آپ کے نیٹ ورک سے بہت زیادہ تصدیقیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
-        "ku": "پشکنینی زۆر لە تۆڕەکەتەوە. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+        "en": {
+            "one": "Too many checks from your network. Try again in {minutes} minute.",
+            "other": "Too many checks from your network. Try again in {minutes} minutes.",
+        },
+        "ar": {
+            "zero": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقيقة.",
+            "one": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد دقيقة واحدة.",
+            "two": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد دقيقتين.",
+            "few": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقائق.",
+            "many": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقيقةً.",
+            "other": "عمليات تحقق كثيرة جدًا من شبكتك. حاول مرة أخرى بعد {minutes} دقيقة.",
+        },
+        "ur": {
+            "one": "آپ کے نیٹ ورک سے بہت زیادہ تصدیقیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+            "other": "آپ کے نیٹ ورک سے بہت زیادہ تصدیقیں۔ {minutes} منٹ بعد دوبارہ کوشش کریں۔",
+        },
+        "ku": {
+            "one": "پشکنینی زۆر لە تۆڕەکەتەوە. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+            "other": "پشکنینی زۆر لە تۆڕەکەتەوە. دوای {minutes} خولەک دووبارە هەوڵ بدەرەوە.",
+        },
     },
     "offline_line": {
         "en": "You are offline: this is the copy kept on this phone.",
@@ -480,6 +642,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ur": "بھیجے جانے کے منتظر جوابات: {count}",
         "ku": "وەڵامی چاوەڕێی ناردن: {count}",
     },
+    "answers_sent": {
+        "en": "Your answers were sent.",
+        "ar": "تم إرسال إجاباتك.",
+        "ur": "آپ کے جوابات بھیج دیے گئے۔",
+        "ku": "وەڵامەکانت نێردران.",
+    },
     "answers_sign_in": {
         "en": "Answers kept on this phone: {count}. Sign in to send them.",
         "ar": "إجابات محفوظة على هذا الهاتف: {count}. سجّل الدخول لإرسالها.",
@@ -519,9 +687,19 @@ def translator(language: str) -> Callable[..., str]:
 
     def t(key: str, **values: object) -> str:
         text = TEXTS[key][chosen]
+        if key in COUNTED_BY:
+            text = text[PLURAL_RULES[chosen](int(values[COUNTED_BY[key]]))]
+        if any(isinstance(value, Markup) for value in values.values()):
+            return escape(text).format(**values)  # escapes the values that are no markup
         return text.format(**values) if values else text
 
     return t
+
+
+def isolated(text: str) -> Markup:
+    """A name inside a sentence, isolated (`<bdi>`): its direction is its own (a Latin name in
+    an Arabic sentence, an Arabic name in an English one) and leaves the sentence's alone."""
+    return Markup("<bdi>{}</bdi>").format(text)
 
 
 def page_language(language: str) -> dict:
@@ -532,5 +710,6 @@ def page_language(language: str) -> dict:
         "lang": chosen,
         "dir": "rtl" if chosen in RIGHT_TO_LEFT else "ltr",
         "t": translator(chosen),
+        "bdi": isolated,
         "languages": OWN_NAMES,
     }

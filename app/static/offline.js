@@ -1,6 +1,8 @@
 // Every rider page: registers the service worker (/sw.js, DESIGN §13), shows how many quiz
 // answers wait on this phone to be sent, asks the worker to send them when the phone is back
-// online, and before a sign-out with answers unsent, sends them or asks the rider. A page of
+// online, and before a sign-out with answers unsent, sends them or asks the rider. Once kept
+// answers were sent, the page says so and shows the new results without a reload by the
+// rider (docs/rider-app.md, "Offline"). A page of
 // a rider whose session is no longer the phone's (a tab left open, a page shown again by
 // Back) is loaded again when it is shown: the phone then shows what its session may see
 // (docs/rider-app.md, "Shared phones").
@@ -15,7 +17,61 @@
 
   if (!("serviceWorker" in navigator)) return;
   const line = document.getElementById("answers-waiting");
+  const sentLine = document.getElementById("answers-sent");
+  const offlineLine = document.getElementById("offline-line");
+  // The worker's "answers saved" page, the answer to a quiz sent offline (no rider's page).
+  const savedPage = document.getElementById("answers-saved-page");
+  const SENT = "rider-answers-sent";
   let waiting = 0;
+
+  // The pages that show results (My training, a course's page); a quiz page may be being
+  // answered: it is never swapped, whatever the rider chose would go.
+  const showsResults = () => /^\/training(\/courses\/[^/]+)?$/.test(location.pathname);
+  const answering = () => /\/quiz$/.test(location.pathname);
+  // A kept copy shown as offline, fetched again once the phone is back (but a quiz's).
+  const stale = () => !offlineLine.hidden && !answering();
+
+  // This page again from the server, swapped in place; a session that ended (sent to sign-in)
+  // or a page that is gone loads the server's answer instead.
+  let refreshing = null;
+  async function refresh() {
+    const response = await fetch(location.href, { headers: { "X-Offline-Copy": "1" } });
+    if (!response.ok || response.redirected) {
+      location.reload();
+      return;
+    }
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const main = fresh.querySelector("main");
+    if (main) document.querySelector("main").replaceWith(document.adoptNode(main));
+    offlineLine.hidden = true;
+  }
+  function refreshOnce() {
+    refreshing ||= refresh()
+      .catch(() => null)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  }
+
+  // The worker sent kept answers of this page's rider (or, on the "saved" page, of the rider
+  // signed in): the results are shown, and the line says the answers were sent.
+  function sent(message) {
+    if (!message || message.type !== "sent" || !message.count) return;
+    if (rider ? message.rider !== rider.content : !savedPage) return;
+    if (!rider) {
+      sessionStorage.setItem(SENT, "1");
+      location.replace("/training");
+      return;
+    }
+    sentLine.hidden = false;
+    if (showsResults() || stale()) refreshOnce();
+  }
+  // Said once, on the page the "saved" page went on to (not later, should that be sign-in).
+  if (sessionStorage.getItem(SENT)) {
+    sessionStorage.removeItem(SENT);
+    sentLine.hidden = !rider;
+  }
 
   // This rider's waiting answers on a signed-in page; every rider's elsewhere (sign in to send).
   function show(message) {
@@ -37,12 +93,22 @@
     });
   }
 
-  navigator.serviceWorker.addEventListener("message", (event) => show(event.data));
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    show(event.data);
+    sent(event.data);
+  });
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
   // The first visit is made before the worker controls the page: it keeps the copy on request.
   const first = rider && location.pathname === "/training" && !navigator.serviceWorker.controller;
   ask(first ? "keep" : "status").then(show);
-  window.addEventListener("online", () => ask("send").then(show));
+  // Back online: the kept answers go, and a kept copy shown as offline is shown fresh.
+  window.addEventListener("online", () =>
+    ask("send").then((status) => {
+      show(status);
+      if (stale()) refreshOnce();
+      else offlineLine.hidden = true;
+    }),
+  );
 
   const signOut = document.querySelector('form[action="/sign-out"]');
   if (!signOut) return;

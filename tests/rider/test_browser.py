@@ -7,6 +7,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from app.rider.texts import TEXTS
 from tests.rider.rows import API_KEY, add_translation, course_for
 from tests.web import PHONE, no_axe_violation
 
@@ -199,3 +200,30 @@ async def test_the_sign_in_page_loads_with_the_database_stopped(
         assert await page.text_content(".alert") == "Sign-in is not available right now"
         await _fits_the_phone(page)
         await page.screenshot(path=screenshots / "rider-sign-in-db-down-360.png", full_page=True)
+
+
+async def test_forgot_pin_in_arabic_at_360_px(live_server, phone_page, screenshots):
+    await _add_rider(live_server, language="ar", phone="+971501234567")
+    page = phone_page
+    await page.goto(f"{live_server}/?lang=ar")
+    await _fits_the_phone(page)
+    await page.click("text=نسيت الرمز السري؟")
+    assert page.url == f"{live_server}/forgot-pin?lang=ar"
+    assert await page.get_attribute("html", "dir") == "rtl"
+    await _fits_the_phone(page)
+    await no_axe_violation(page)
+    await page.fill("#rider_id", "r-7")  # the ID as sign-in finds it
+    await page.click("main button[type=submit]")
+    assert await page.text_content("p.notice") == TEXTS["new_pin_asked"]["ar"]
+    assert "971501234567" not in await page.content()
+    await _fits_the_phone(page)
+    await no_axe_violation(page)
+    await page.screenshot(path=screenshots / "rider-forgot-pin-ar-360.png", full_page=True)
+    await page.set_viewport_size({"width": 1280, "height": PHONE["height"]})
+    await no_axe_violation(page)
+    await page.screenshot(path=screenshots / "rider-forgot-pin-ar-1280.png", full_page=True)
+    await page.set_viewport_size(PHONE)
+    await page.click("text=العودة إلى تسجيل الدخول")
+    assert await page.get_attribute("html", "lang") == "ar"
+    await _sign_in(page, live_server)  # the old PIN still works
+    assert page.url == f"{live_server}/training"

@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from app.rider.texts import TEXTS
+from app.rider.texts import COUNTED_BY, PLURAL_RULES, TEXTS, translator
 from app.training.languages import LANGUAGES
 from tests.rider.rows import (
     RIGHT,
@@ -24,13 +24,84 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-@pytest.mark.parametrize("key", TEXTS)
+@pytest.mark.parametrize("key", set(TEXTS) - set(COUNTED_BY))
 def test_every_string_exists_in_the_four_languages_with_the_same_placeholders(key):
     assert set(TEXTS[key]) == set(LANGUAGES)
     english = _fields(TEXTS[key]["en"])
     for language in LANGUAGES:
         assert TEXTS[key][language].strip(), language
         assert _fields(TEXTS[key][language]) == english, language
+
+
+# Each language's categories of 0, 1, 2, 3, 11 and 100 (CLDR): Arabic's 3-10 are "few",
+# 11-99 "many", 100 "other"; English, Urdu and Sorani tell one from the rest.
+CATEGORIES = {
+    "en": ["other", "one", "other", "other", "other", "other"],
+    "ar": ["zero", "one", "two", "few", "many", "other"],
+    "ur": ["other", "one", "other", "other", "other", "other"],
+    "ku": ["other", "one", "other", "other", "other", "other"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_plural_rules_of_the_four_languages(language):
+    counts = [0, 1, 2, 3, 11, 100]
+    assert [PLURAL_RULES[language](n) for n in counts] == CATEGORIES[language]
+    assert PLURAL_RULES["ar"](103) == "few" and PLURAL_RULES["ar"](111) == "many"
+
+
+@pytest.mark.parametrize("key", COUNTED_BY)
+def test_every_counted_string_has_each_plural_form_of_each_language(key):
+    assert set(TEXTS[key]) == set(LANGUAGES)
+    english = _fields(TEXTS[key]["en"]["other"])
+    assert COUNTED_BY[key] in english
+    for language in LANGUAGES:
+        forms = TEXTS[key][language]
+        assert set(forms) == set(CATEGORIES[language]), language
+        # A form may say its count in words (Arabic "two days"), never with another value.
+        assert all(_fields(text) <= english for text in forms.values()), language
+        assert _fields(forms["other"]) == english, language
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        (
+            "en",
+            [
+                "0 of 0 courses",
+                "0 of 1 course passed",
+                "0 of 2 courses",
+                "0 of 3 courses",
+                "0 of 11 courses",
+                "0 of 100 courses",
+            ],
+        ),
+        (
+            "ar",
+            ["من 0 دورة", "من دورة واحدة", "من دورتين", "من 3 دورات", "من 11 دورةً", "من 100 دورة"],
+        ),
+        (
+            "ur",
+            [
+                "0 میں سے 0 کورس",
+                "1 میں سے 0 کورس",
+                "2 میں سے 0 کورس",
+                "3 میں سے 0 کورس",
+                "11 میں سے 0 کورس",
+                "100 میں سے 0 کورس",
+            ],
+        ),
+        (
+            "ku",
+            ["0 لە 0 خول", "0 لە 1 خول", "0 لە 2 خول", "0 لە 3 خول", "0 لە 11 خول", "0 لە 100 خول"],
+        ),
+    ],
+)
+def test_the_progress_line_counts_courses_in_each_language(language, shown):
+    t = translator(language)
+    for total, text in zip([0, 1, 2, 3, 11, 100], shown, strict=True):
+        assert text in t("progress", done=0, total=total), (language, total)
 
 
 def _html_tag(page: str) -> str:
@@ -137,6 +208,8 @@ async def test_an_untranslated_course_in_an_arabic_page_is_marked_english(client
     rider = await signed_in(client)
     training = await (await rider.get("/training")).text()
     assert ("a", "Food safety") in _marked_english(training)
+    # The path's title has no translation: English inside the Arabic page, marked so.
+    assert ("span", "Starter") in _marked_english(training)
     page = await (await rider.get(f"/training/courses/{course_id}")).text()
     assert _html_tag(page) == '<html lang="ar" dir="rtl">'
     marked = _marked_english(page)
@@ -168,4 +241,5 @@ async def test_a_translated_course_is_not_marked_english(client, db):
         f"/training/courses/{course_id}/quiz",
     ):
         page = await (await rider.get(path)).text()
-        assert 'lang="en" dir="ltr"' not in page, path
+        # Only the path's title (paths have no translations) is English.
+        assert _marked_english(page) == ([("span", "Starter")] if path == "/training" else []), path

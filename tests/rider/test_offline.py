@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from app.rider.guard import rider_key
-from app.rider.texts import LANGUAGES, TEXTS
+from app.rider.texts import LANGUAGES, TEXTS, translator
 from tests.conftest import TEST_KEYS
 from tests.rider.rows import API_KEY, add_course, add_path, assign
 from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone
@@ -237,7 +237,7 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
         assert _completions(base)[str(second)]["attempts"] == 2
         await _copy_kept(page, "R-7", 1)
         await page.click("text=" + ar["sign_out"])
-        assert page.url == f"{base}/"
+        assert page.url == f"{base}/?lang=ar"  # the sign-in page in the rider's language
         await _eventually(lambda: _no_training_kept(page), "the copy removed at sign-out")
         await context.close()
 
@@ -311,10 +311,73 @@ async def test_in_flight_mode_every_lesson_opens_and_the_quiz_counts_once_on_lan
         waiting = texts["answers_waiting"].format(count=1)
         await _eventually(lambda: _text_is(page, "#answers-waiting", waiting), "the line")
 
-        await context.set_offline(False)  # landed
-        await page.goto(f"{live_server}/training")
+        await context.set_offline(False)  # landed: the answer goes, and My training shows it
+        await page.wait_for_url(f"{live_server}/training")
+        await page.wait_for_selector("#answers-sent:visible")
+        assert await page.text_content("#answers-sent") == texts["answers_sent"]
         await _eventually(lambda: _nothing_waits(page), "the answer is sent")
         completions = await (await api.get("/api/v1/completions")).json()
         (completion,) = completions["data"]
         assert completion["courseId"] == str(course) and completion["attempts"] == 1
         await context.close()
+
+
+async def test_answers_sent_on_reconnecting_are_told_with_the_new_results_in_place(
+    live_server, db, browser
+):
+    ar = {key: text["ar"] for key, text in TEXTS.items()}
+    t = translator("ar")
+    rider = {"riderId": "R-5", "name": "Layla Hassan", "market": "AE", "pin": "2468"}
+    async with aiohttp.ClientSession(live_server, headers=API_KEY) as api:
+        saved = await api.post("/api/v1/riders", json={"riders": [{**rider, "language": "ar"}]})
+        assert saved.status == 200
+    first = await add_course(db, "Food safety")
+    second = await add_course(db, "Road safety")
+    await assign(db, "R-5", await add_path(db, "Starter", [first, second]))
+    context = await browser.new_context(viewport=PHONE)
+    page = await context.new_page()
+    await _sign_in(page, live_server, "R-5")
+    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await _copy_kept(page, "R-5", 1 + 2 * 4)
+    # The path's title is English inside the Arabic page, marked so.
+    assert await page.get_attribute("h3 span", "lang") == "en"
+    assert await page.text_content("h3 span") == "Starter"
+
+    # Offline: the first quiz is answered, then My training is the kept copy.
+    await context.set_offline(True)
+    await page.goto(f"{live_server}/training/courses/{first}/quiz")
+    await _answer_quiz(page)
+    assert await page.text_content("h1") == ar["answers_saved_title"]
+    await page.goto(f"{live_server}/training")
+    assert await page.is_visible("#offline-line")
+    assert await page.text_content(".progress label") == t("progress", done=0, total=2)
+    await page.evaluate("window.notReloaded = true")
+
+    # Back online: the answer goes, and the same page says so and shows the new count.
+    await context.set_offline(False)
+    await page.wait_for_selector("#answers-sent:visible")
+    assert await page.text_content("#answers-sent") == ar["answers_sent"]
+    passed = t("progress", done=1, total=2)
+    await _eventually(lambda: _text_is(page, ".progress label", passed), "the new count")
+    assert await page.is_hidden("#offline-line")
+    assert await page.evaluate("window.notReloaded") is True
+    assert await page.get_attribute("a.badge", "href") is not None  # the course shows passed
+    sql = "SELECT attempts FROM course_results WHERE rider_id = 'R-5' AND course_id = $1"
+    assert await db.fetchval(sql, first) == 1
+    await _fits_the_phone(page)
+    await page.screenshot(path=SCREENSHOTS / "rider-answers-sent-ar-360.png", full_page=True)
+    await no_axe_violation(page)
+
+    # The second quiz offline; back online on the "saved" page: My training shows it.
+    await _copy_kept(page, "R-5", 1 + 2 * 4)
+    await context.set_offline(True)
+    await page.goto(f"{live_server}/training/courses/{second}/quiz")
+    await _answer_quiz(page)
+    assert await page.text_content("h1") == ar["answers_saved_title"]
+    await context.set_offline(False)
+    await page.wait_for_url(f"{live_server}/training")
+    await page.wait_for_selector("#answers-sent:visible")
+    assert await page.is_visible(f"h2:text-is('{ar['finished_training']}')")
+    assert await page.is_visible(f"p.notice:text-is('{ar['no_open_training']}')")
+    assert await page.is_hidden("#offline-line")
+    await context.close()

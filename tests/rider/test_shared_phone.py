@@ -366,7 +366,7 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
     network.slow = False
     await page.goto(f"{base}/training")
     await _sign_out(page)
-    await page.wait_for_url(f"{base}/")
+    await page.wait_for_url(f"{base}/?lang=ar")  # B reads Arabic: the sign-in page too
     documents.watch(False)
 
     # A signs in again and leaves without signing out; B signs in over A's session on a slow
@@ -389,7 +389,7 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
     # A's session ends at the server (it expires) while A's copy is on the phone: on a slow
     # network the server's answer replaces the copy and removes it; offline nothing of A's.
     await _sign_out(page)
-    await page.wait_for_url(f"{base}/")
+    await page.wait_for_url(f"{base}/?lang=ar")
     await _sign_in(page, base, "R-1")
     await _copy_kept(page, "R-1", a_pages)
     await db.execute("UPDATE web_sessions SET expires_at = now() WHERE rider_id = 'R-1'")
@@ -455,7 +455,9 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
     assert await page.text_content("h1") == ar["answers_saved_title"]
     assert {answer["rider"] for answer in await _waiting(page)} == {key_of("R-1"), key_of("R-2")}
     await context.set_offline(False)
-    await page.goto(f"{base}/training")
+    # B's answer goes, and the "saved" page goes on to B's training, which says so.
+    await page.wait_for_url(f"{base}/training")
+    await page.wait_for_selector("#answers-sent:visible")
     await _eventually(lambda: _only_a_waits(page), "B's answer sent")
     attempts = await db.fetch("SELECT rider_id, course_id FROM quiz_attempt_ids ORDER BY 1")
     assert [tuple(row) for row in attempts] == [("R-1", a_first), ("R-2", b_course)]
@@ -465,7 +467,7 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
 
     # B signs out: nothing of either rider's training stays in Cache Storage.
     await _sign_out(page)
-    await page.wait_for_url(f"{base}/")
+    await page.wait_for_url(f"{base}/?lang=ar")
     assert await _no_rider_copy(page)
     assert await _kept_is(page, {})
     await context.close()

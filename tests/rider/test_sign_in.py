@@ -91,6 +91,37 @@ async def test_five_failures_throttle_the_rider_id_even_for_the_right_pin(client
     assert (await sign_in(client, "R-2", "1234")).status == 303  # another rider ID is free
 
 
+async def test_a_rider_id_matches_whatever_its_case_when_one_rider_has_it(client, db):
+    await add_rider(client, "R-100001")
+    response = await sign_in(client, "r-100001")
+    assert response.status == 303
+    # The session is the stored rider's, under the ID as it is stored.
+    assert await db.fetchval("SELECT rider_id FROM web_sessions WHERE kind = 'rider'") == (
+        "R-100001"
+    )
+    assert (await sign_in(client, "r-100001", "0000")).status == 401
+
+
+async def test_riders_that_differ_only_by_case_sign_in_by_their_exact_ids_alone(client):
+    await add_rider(client, "RA-7", pin="1111")
+    await add_rider(client, "ra-7", pin="2222")
+    for rider_id, pin in [("RA-7", "1111"), ("ra-7", "2222")]:
+        assert (await sign_in(client, rider_id, pin)).status == 303, rider_id
+    # Not by a folded form: the answer of a wrong PIN, whichever rider's PIN it is.
+    for pin in ("1111", "2222", "0000"):
+        response = await sign_in(client, "Ra-7", pin)
+        assert response.status == 401, pin
+        assert WRONG in await response.text()
+        assert "rider_session" not in response.cookies
+
+
+async def test_failures_under_a_folded_id_count_against_the_rider_it_found(client):
+    await add_rider(client, "R-1")
+    for _ in range(5):
+        assert (await sign_in(client, "r-1", "0000")).status == 401
+    assert (await sign_in(client, "R-1", "1234")).status == 429
+
+
 async def test_sign_in_answers_503_while_the_database_is_down(client, database_down):
     await add_rider(client)
     token_page = PageClient(client)
@@ -137,6 +168,20 @@ async def test_sign_out_ends_the_session(client):
     response = await rider.submit("/sign-out", {}, form_page="/training")
     assert response.status == 303 and response.headers["Location"] == "/"
     assert (await client.get("/training", allow_redirects=False)).status == 303
+
+
+@pytest.mark.parametrize("language", ["ar", "ur", "ku"])
+async def test_sign_out_lands_on_the_sign_in_page_in_the_language_the_rider_was_reading(
+    client, language
+):
+    await add_rider(client, language="en")
+    rider = await signed_in(client)
+    await rider.get(f"/training?lang={language}")
+    response = await rider.submit("/sign-out", {}, form_page="/training")
+    assert response.status == 303 and response.headers["Location"] == f"/?lang={language}"
+    page = await (await client.get(response.headers["Location"])).text()
+    assert f'<html lang="{language}" dir="rtl">' in page
+    assert f'name="lang" value="{language}"' in page  # and the next sign-in keeps it
 
 
 async def _session_count(db, rider_id="R-1"):

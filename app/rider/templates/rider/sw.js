@@ -83,6 +83,8 @@ self.addEventListener("sync", (event) => {
 
 // Messages from offline.js: "status", "send" (try now) and "keep" (the first visit, made
 // before this worker controlled the page). Each answers the status on the port it was given.
+// The worker tells every page the status whenever answers were kept or sent, and "sent" (with
+// the rider's key and how many) when kept answers reached the server.
 self.addEventListener("message", (event) => {
   const work = {
     send: () => sendWaiting(),
@@ -442,7 +444,9 @@ async function send() {
     sent.set(answer.id, response);
   }
   await broadcast(await status());
-  // The kept pages show the results now (a course passed leaves an assignment finished).
+  // The rider's open pages show the results now (offline.js), and so do the kept pages (a
+  // course passed leaves an assignment finished).
+  if (sent.size) await broadcast({ type: "sent", rider, count: sent.size });
   if (sent.size) await fetch("/training", { headers: COPY }).then(keepCopy, () => null);
   return sent;
 }
