@@ -21,6 +21,7 @@ BENCHMARKS = (
     "webhooks",
     "metrics",
     "sign_in",
+    "bounds",
     "offline",
     "memory",
 )
