@@ -21,3 +21,12 @@ async def until(check: Callable[[], object], what: str, seconds: float = 30.0) -
             return
         assert loop.time() < deadline, f"{what}: not within {seconds} s"
         await asyncio.sleep(0.02)
+
+
+async def waits_for_a_lock(conn) -> bool:
+    """Whether a session of `conn`'s database waits for a lock: the positive signal that a
+    racing transaction got as far as the lock."""
+    return await conn.fetchval(
+        "SELECT count(*) > 0 FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )

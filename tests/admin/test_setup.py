@@ -12,7 +12,7 @@ import pytest
 from app.admin import accounts
 from app.core import database
 from tests.conftest import POOL_MODE
-from tests.waiting import until
+from tests.waiting import until, waits_for_a_lock
 from tests.web import PageClient, csrf_of
 
 FORM = {"email": "first@example.com", "name": "First Admin", "password": "a long passphrase"}
@@ -68,13 +68,6 @@ async def test_setup_link_creates_the_first_admin_once(page_client, database_url
     assert await db.fetchval("SELECT count(*) FROM admins") == 1
 
 
-async def _waits_for_a_lock(pool) -> bool:
-    return await pool.fetchval(
-        "SELECT count(*) > 0 FROM pg_stat_activity"
-        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-    )
-
-
 async def test_two_setup_links_used_at_once_create_one_admin(database_url):
     first, second = await _token(database_url), await _token(database_url)
     pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
@@ -95,7 +88,7 @@ async def test_two_setup_links_used_at_once_create_one_admin(database_url):
                 )
             )
             # The second setup waits on the first one's lock, and goes no further.
-            await until(lambda: _waits_for_a_lock(pool), "the second setup waits for the lock")
+            await until(lambda: waits_for_a_lock(pool), "the second setup waits for the lock")
             assert not racing.done()
         with pytest.raises(accounts.SetupRefused):
             await racing

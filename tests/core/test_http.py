@@ -12,7 +12,7 @@ from app.core.http import SMALL_BODY_LIMIT, Bulk, MiB, json_response, read_bulk_
 from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
-from tests.waiting import until
+from tests.waiting import until, waits_for_a_lock
 
 # Room for the 5 MiB body below.
 ECHO_BULK = Bulk(limit=8 * MiB, containers=16)
@@ -131,7 +131,7 @@ async def test_a_concurrent_update_postgresql_rejects_is_409_conflict(
             request = asyncio.create_task(
                 client.post("/api/v1/rename", json={"riderIds": ["R-1", "R-2"]})
             )
-            await until(lambda: _waiting_for_a_lock(db), "the request waits for R-2")
+            await until(lambda: waits_for_a_lock(db), "the request waits for R-2")
             await other.execute("UPDATE riders SET name = 'Held' WHERE rider_id = 'R-1'")
             response = await request
     assert response.status == 409
@@ -142,13 +142,6 @@ async def test_a_concurrent_update_postgresql_rejects_is_409_conflict(
     ]
     names = await db.fetch("SELECT name FROM riders ORDER BY rider_id")
     assert [row["name"] for row in names] == ["Held", "Held"]  # the request changed nothing
-
-
-async def _waiting_for_a_lock(db) -> bool:
-    return await db.fetchval(
-        "SELECT count(*) > 0 FROM pg_stat_activity"
-        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-    )
 
 
 async def test_shop_failure_has_shop_shape(start):
