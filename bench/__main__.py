@@ -23,6 +23,7 @@ BENCHMARKS = (
     "metrics",
     "api_keys",
     "sign_in",
+    "bounds",
     "offline",
     "memory",
     "backups",

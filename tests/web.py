@@ -144,9 +144,10 @@ async def live_server(aiohttp_server, database_url):
     return str(server.make_url("")).rstrip("/")
 
 
-@pytest.fixture
-async def browser():
-    """Debian's Chromium driven by Playwright (its own browser download is not reachable)."""
+@pytest.fixture(scope="session")
+async def chromium():
+    """Debian's Chromium driven by Playwright (its own browser download is not reachable): one
+    for the whole run, as starting it costs seconds; tests use it through `browser`."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
     from playwright.async_api import async_playwright
@@ -157,6 +158,17 @@ async def browser():
         )
         yield launched
         await launched.close()
+
+
+@pytest.fixture
+async def browser(chromium):
+    """The run's Chromium, for one test: each test opens contexts of its own (cookies,
+    storage, service workers), and any it leaves open are closed after it, so no test sees
+    another's."""
+    assert chromium.contexts == [], "a test before this one left a browser context open"
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
 
 
 @pytest.fixture

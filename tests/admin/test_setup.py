@@ -12,6 +12,7 @@ import pytest
 from app.admin import accounts
 from app.core import database
 from tests.conftest import POOL_MODE
+from tests.waiting import until, waits_for_a_lock
 from tests.web import PageClient, csrf_of
 
 FORM = {"email": "first@example.com", "name": "First Admin", "password": "a long passphrase"}
@@ -86,7 +87,8 @@ async def test_two_setup_links_used_at_once_create_one_admin(database_url):
                     pool, second, "second@example.com", "Second", "a long passphrase"
                 )
             )
-            await asyncio.sleep(0.5)
+            # The second setup waits on the first one's lock, and goes no further.
+            await until(lambda: waits_for_a_lock(pool), "the second setup waits for the lock")
             assert not racing.done()
         with pytest.raises(accounts.SetupRefused):
             await racing

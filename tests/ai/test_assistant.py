@@ -14,6 +14,7 @@ from app.core import database
 from app.training import courses
 from tests.ai import fake_ai as fake
 from tests.ai.conftest import as_rider
+from tests.waiting import until
 from tests.web import csrf_of
 
 ASSISTANT = "/training/assistant"
@@ -287,7 +288,10 @@ async def test_a_rider_who_leaves_mid_answer_is_no_failure(ai_client, make_rider
         response = await ask(client)
         assert (await response.content.readany()).startswith(b"data: one")
         response.close()
-        await asyncio.sleep(0.8)
+        # The request's log line is written when its handler has ended.
+        await until(
+            lambda: [line for line in logs if line.get("path") == ASSISTANT], "the request ended"
+        )
     assert not [line for line in logs if line["log_level"] in ("error", "critical")]
 
 

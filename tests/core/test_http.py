@@ -1,16 +1,18 @@
 """The HTTP core: JSON errors in each family's shape, the access line, body limits, the bearer
 key guard (the shop's guard: tests/shop/test_auth.py)."""
 
-import asyncpg
+import asyncio
+
 import pytest
 import structlog
 from aiohttp import web
 
-from app.core import auth
+from app.core import auth, database
 from app.core.http import SMALL_BODY_LIMIT, Bulk, MiB, json_response, read_bulk_json, read_json
 from app.core.keys import POOL
 from app.web import create_app
 from tests.conftest import make_settings
+from tests.waiting import until, waits_for_a_lock
 
 # Room for the 5 MiB body below.
 ECHO_BULK = Bulk(limit=8 * MiB, containers=16)
@@ -20,8 +22,13 @@ async def boom(_request):
     raise RuntimeError("database exploded")
 
 
-async def deadlock(_request):
-    raise asyncpg.DeadlockDetectedError("deadlock detected")
+async def rename_riders(request):
+    """Renames the riders in the order given, in one transaction (row locks in that order)."""
+    body = await read_json(request)
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        for rider_id in body["riderIds"]:
+            await conn.execute("UPDATE riders SET name = 'Renamed' WHERE rider_id = $1", rider_id)
+    return json_response({"renamed": len(body["riderIds"])})
 
 
 async def echo(request):
@@ -48,7 +55,7 @@ def start(aiohttp_client, database_url):
     async def start(**env):
         app = create_app(make_settings(**env), database_url)
         app.router.add_get("/api/v1/boom", boom)
-        app.router.add_post("/api/v1/deadlock", deadlock)
+        app.router.add_post("/api/v1/rename", rename_riders)
         app.router.add_get("/api/products/boom", boom)
         app.router.add_post("/api/v1/echo", echo)
         app.router.add_post("/api/v1/echo-bulk", echo_bulk)
@@ -106,12 +113,35 @@ async def test_unexpected_failure_is_json_500_with_traceback_in_log(start):
     assert failure["exc_info"] is True
 
 
-async def test_a_concurrent_update_postgresql_rejects_is_409_conflict(start):
+async def test_a_concurrent_update_postgresql_rejects_is_409_conflict(
+    start, db, database_url, session_env
+):
+    # A real deadlock: the request locks R-1 then waits for R-2, which this connection holds
+    # while it waits for R-1. PostgreSQL ends the request's transaction (its wait began first,
+    # so its check runs first; this one's is put off).
+    await db.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'A', 'AE')")
+    await db.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-2', 'B', 'AE')")
     client = await start()
-    response = await client.post("/api/v1/deadlock")
+    # The other transaction's session straight to PostgreSQL (its SET LOCAL needs no pooler).
+    direct_url = session_env.get("DATABASE_DIRECT_URL", database_url)
+    with structlog.testing.capture_logs() as logs:
+        async with database.connect(direct_url) as other, other.transaction():
+            await other.execute("SET LOCAL deadlock_timeout = '60s'")
+            await other.execute("UPDATE riders SET name = 'Held' WHERE rider_id = 'R-2'")
+            request = asyncio.create_task(
+                client.post("/api/v1/rename", json={"riderIds": ["R-1", "R-2"]})
+            )
+            await until(lambda: waits_for_a_lock(db), "the request waits for R-2")
+            await other.execute("UPDATE riders SET name = 'Held' WHERE rider_id = 'R-1'")
+            response = await request
     assert response.status == 409
     body = await response.json()
     assert body["code"] == "conflict" and "retry" in body["error"]
+    assert [line["event"] for line in logs if line["log_level"] == "warning"] == [
+        "concurrent update conflict"
+    ]
+    names = await db.fetch("SELECT name FROM riders ORDER BY rider_id")
+    assert [row["name"] for row in names] == ["Held", "Held"]  # the request changed nothing
 
 
 async def test_shop_failure_has_shop_shape(start):

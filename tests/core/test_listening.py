@@ -47,7 +47,9 @@ async def test_a_burst_of_connections_is_spread_evenly_over_the_web_processes(
 ):
     with serving(database_url, tmp_path / "serve.log", WEB_CONCURRENCY="2") as server:
         address = urlsplit(server.base)
+        deadline = asyncio.get_running_loop().time() + 60
         while len(pids := [line["pid"] for line in events(server.log, "serving")]) < 2:
+            assert asyncio.get_running_loop().time() < deadline, server.log
             await asyncio.sleep(0.1)
         writers = await asyncio.gather(
             *[_answered_connection(address.hostname, address.port) for _ in range(CONNECTIONS)]

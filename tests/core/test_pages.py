@@ -1,12 +1,19 @@
 """Pages for people: HTML error pages outside /api, static files, security headers."""
 
-import jinja2
-import pytest
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from aiohttp.test_utils import unused_port
 
 from app.core import html
 from app.core.pages import render
 from app.web import create_app
-from tests.conftest import make_settings
+from tests.conftest import TEST_KEYS, make_settings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_unknown_page_is_an_html_404(client):
@@ -98,13 +105,44 @@ async def test_post_to_an_unknown_page_is_404_not_403(client):
     assert response.content_type == "text/html"
 
 
-def test_a_web_process_compiles_every_template_before_it_serves(monkeypatch):
-    """serve's web processes call compile_templates() at start: a template that does not
-    compile stops the start instead of failing its page later."""
-    html.compile_templates()  # every template of every area compiles today
-    broken = jinja2.DictLoader({"admin/broken.html": "{% if %}"})
-    monkeypatch.setattr(
-        html.ENVIRONMENT, "loader", jinja2.ChoiceLoader([broken, html.ENVIRONMENT.loader])
+def test_every_template_of_every_area_compiles():
+    html.compile_templates()
+
+
+def test_a_web_process_with_a_template_that_does_not_compile_does_not_start(
+    database_url, session_env, tmp_path
+):
+    """serve's web processes compile every template at start: a template that does not compile
+    stops the start, with one line naming it, instead of failing its page later."""
+    # The service's code with one broken template beside the others, run from there.
+    shutil.copytree(ROOT / "app", tmp_path / "app", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("sql", "migrations", "jobs"):
+        (tmp_path / shared).symlink_to(ROOT / shared)
+    (tmp_path / "app" / "admin" / "templates" / "admin" / "broken.html").write_text("{% if %}")
+    env = {
+        **os.environ,
+        **TEST_KEYS,
+        **session_env,
+        "DATABASE_URL": database_url,
+        "PORT": str(unused_port()),
+        "WEB_CONCURRENCY": "1",
+        "LOG_FORMAT": "json",
+        "PYTHONPATH": str(tmp_path),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "serve", "--no-worker"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    with pytest.raises(jinja2.TemplateSyntaxError):
-        html.compile_templates()
+    assert result.returncode != 0
+    # The web process's traceback names the template and what is wrong with it; serve ends
+    # with its one-line error.
+    assert 'app/admin/templates/admin/broken.html", line 1' in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert "jinja2.exceptions.TemplateSyntaxError: Expected an expression" in lines[-2]
+    assert (
+        lines[-1] == "error: a web process or the worker stopped on its own (see `worker stopped`)"
+    )

@@ -6,7 +6,6 @@ minute."""
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -94,16 +93,15 @@ async def test_the_lagging_reads_come_from_the_replica_and_fall_back_to_the_prim
         await _caught_up(replica_url, db)
         await _eventually(lambda: _feed(client), ["KPQRSTV2", "KPQRSTV3"])
 
-        # The replica stops: the same reads come from the primary, each within a second.
+        # The replica stops: the same reads come from the primary (how fast: `python -m bench
+        # bounds`).
         await add_result(
             db, "R-1", await add_course(db), datetime(2026, 3, 3, tzinfo=UTC), "KPQRSTV4"
         )
         standby.stop()
         with structlog.testing.capture_logs() as logs:
             for _ in range(3):
-                started = time.monotonic()
                 assert await _feed(client) == ["KPQRSTV2", "KPQRSTV3", "KPQRSTV4"]
-                assert time.monotonic() - started < 1.0
             assert await _checks(client) == [1, 2]
             assert await _checks(client, f"?rider_id={check(2)['rider_id']}") == [2]
             assert await _exported_riders(client) == ["R-1", "R-2"]

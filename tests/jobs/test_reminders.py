@@ -74,6 +74,23 @@ async def test_riders_with_open_training_are_reminded_oldest_deadline_first(
     assert verify(TEST_KEYS["SESSION_SECRET"], LINK_PURPOSE, token, now) == "R-late"
 
 
+async def test_a_rider_with_more_than_10_open_paths_gets_10_listed_and_the_count_of_the_rest(
+    db, job_context
+):
+    await add_rider(db, "R-1", name="Lea")
+    for n in range(12):  # path 0 is due first, path 11 last
+        await assign(db, "R-1", await add_path(db, f"Path {n:02}"), due_in_days=n + 1)
+    await _run(job_context(SESSION_SECRET=None))
+    (message,) = await _messages(db)
+    now = datetime.now(UTC)
+    assert message["body"].splitlines() == [
+        "Hi Lea, you have unfinished training:",
+        *(f"- Path {n:02}: due {now + timedelta(days=n + 1):%Y-%m-%d}" for n in range(10)),
+        "- and 2 more",
+        "Sign in to the training platform to continue.",
+    ]
+
+
 async def test_not_connected_every_reminder_is_logged(db, job_context):
     path = await add_path(db, "Road safety")
     await add_rider(db, "R-1")

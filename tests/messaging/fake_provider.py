@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -41,6 +42,7 @@ class FakeProvider:
         self.requests.append(
             {
                 "path": request.path,
+                "at": time.monotonic(),
                 "authorization": request.headers.get("Authorization"),
                 "json": body,
             }

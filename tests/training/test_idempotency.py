@@ -1,12 +1,14 @@
 """Idempotency-Key on POST /api/v1/riders, /flags and /assignments (DESIGN §12)."""
 
 import asyncio
+from datetime import timedelta
 
 import orjson
 import pytest
 
 from tests.training.conftest import AUTH
 from tests.training.helpers import add_course, add_path, add_rider, assignments
+from tests.waiting import until
 
 RIDERS = {"riders": [{"riderId": "R-1", "name": "Omar", "market": "AE"}]}
 
@@ -160,8 +162,7 @@ async def test_repeat_while_the_first_runs_is_409(client, db, manual_path):
     async with db.transaction():
         await db.execute("LOCK TABLE assignments IN EXCLUSIVE MODE")
         first = asyncio.create_task(post(client, "/api/v1/assignments", body))
-        while not await db.fetchval("SELECT count(*) FROM idempotency_keys"):
-            await asyncio.sleep(0.02)
+        await until(lambda: count(db, "idempotency_keys"), "the first request claimed the key")
         status, answer, _ = await post(client, "/api/v1/assignments", body)
         assert (status, answer["code"]) == (409, "conflict")
     assert (await first)[:2] == (200, {"enrollmentsCreated": 1})
@@ -191,6 +192,54 @@ async def test_an_expired_key_runs_again(client, db, manual_path):
         {"enrollmentsCreated": 1},
         None,
     )
+
+
+async def _age_the_key(db, by: timedelta) -> None:
+    """As if `by` had passed since the key was claimed."""
+    await db.execute(
+        "UPDATE idempotency_keys"
+        " SET claimed_at = claimed_at - $1::interval, expires_at = expires_at - $1::interval",
+        by,
+    )
+
+
+async def test_a_stored_answer_is_kept_24_hours(client, db, manual_path):
+    body = {"pathId": manual_path, "riderIds": ["R-1"]}
+    await post(client, "/api/v1/assignments", body)
+    await db.execute("DELETE FROM assignments")
+    await _age_the_key(db, timedelta(hours=23, minutes=59))
+    assert await post(client, "/api/v1/assignments", body) == (
+        200,
+        {"enrollmentsCreated": 1},
+        "true",
+    )
+    assert await assignments(db) == []
+    await _age_the_key(db, timedelta(minutes=1))  # 24 hours since the claim: the key is free again
+    assert await post(client, "/api/v1/assignments", body) == (
+        200,
+        {"enrollmentsCreated": 1},
+        None,
+    )
+    assert len(await assignments(db)) == 1
+
+
+async def test_a_claim_that_never_answered_is_taken_over_after_10_minutes(client, db, manual_path):
+    body = {"pathId": manual_path, "riderIds": ["R-1"]}
+    await post(client, "/api/v1/assignments", body)
+    # The claim of a request whose process died before it answered: no status, no answer.
+    await db.execute("UPDATE idempotency_keys SET status = NULL, answer = NULL")
+    await db.execute("DELETE FROM assignments")
+    await _age_the_key(db, timedelta(minutes=9, seconds=59))
+    status, answer, _ = await post(client, "/api/v1/assignments", body)
+    assert (status, answer["code"]) == (409, "conflict")
+    assert await assignments(db) == []
+    await _age_the_key(db, timedelta(seconds=1))
+    assert await post(client, "/api/v1/assignments", body) == (
+        200,
+        {"enrollmentsCreated": 1},
+        None,
+    )
+    assert len(await assignments(db)) == 1
 
 
 async def test_openapi_documents_the_header_and_answers(client):

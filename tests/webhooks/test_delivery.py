@@ -4,7 +4,6 @@ Webhooks, retried on the schedule, a 410 disabling the endpoint, no redirect fol
 answer's status kept, never its body; without the setting, nothing sent to a private
 address."""
 
-import asyncio
 from datetime import timedelta
 
 import orjson
@@ -264,13 +263,24 @@ async def test_claims_of_a_dead_process_come_back_after_their_lease(deliverer, r
     await db.execute(insert, endpoint, timedelta(minutes=1), 10)
     # ... and one claim whose lease ran out is due again.
     await db.execute(insert, endpoint, timedelta(seconds=-1), 1)
+    # Another endpoint's due event: once it arrives, a turn has claimed what was due.
+    other = await add_endpoint(db, hook_url(receiver.server.port) + "?other")
+    await db.execute(
+        "INSERT INTO webhook_deliveries (endpoint_id, event_type, data)"
+        " VALUES ($1, 'flag.created', '{}')",
+        other,
+    )
     await deliverer()
-    await asyncio.sleep(1.5)
-    assert receiver.requests == []
+    await until(lambda: _received(receiver))
+    assert len(receiver.requests) == 1  # the other endpoint's: none of the claimed endpoint's
     await db.execute("UPDATE webhook_deliveries SET leased_until = now() WHERE attempts = 0")
     await until(lambda: settled(db))
-    assert len(receiver.requests) == 11
-    assert orjson.loads(receiver.requests[0][1])["type"] == "flag.created"
+    assert len(receiver.requests) == 1 + 11
+    assert orjson.loads(receiver.requests[1][1])["type"] == "flag.created"
+
+
+async def _received(receiver) -> bool:
+    return bool(receiver.requests)
 
 
 async def test_a_name_is_reached_at_the_address_its_lookup_gave(deliverer, receiver, db):
