@@ -12,7 +12,7 @@ from cronsim import CronSim
 from jobs import JOBS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "jobs.md"
-ROW = re.compile(r"^\| `(\w+)` \| ([^|]+?) \|", re.MULTILINE)
+ROW = re.compile(r"^\| `([\w-]+)` \| ([^|]+?) \|", re.MULTILINE)
 START = datetime(2026, 3, 1)  # a Sunday at midnight; two days of firings from it
 
 
@@ -25,6 +25,8 @@ def _expected_firings(when: str) -> list[datetime]:
     if daily := re.fullmatch(r"daily (\d\d):(\d\d)", when):
         hour, minute = int(daily[1]), int(daily[2])
         return [START + timedelta(days=d, hours=hour, minutes=minute) for d in range(2)]
+    if weekly := re.fullmatch(r"Sundays (\d\d):(\d\d) UTC \(whatever the server's zone\)", when):
+        return [START + timedelta(hours=int(weekly[1]), minutes=int(weekly[2]))]
     every = re.fullmatch(r"every (\d+) minutes", when)
     assert every, f"docs/jobs.md: no reading of {when!r}"
     step = timedelta(minutes=int(every[1]))
@@ -42,7 +44,9 @@ def _firings(schedule: str) -> list[datetime]:
 
 def test_every_job_is_in_the_table_and_every_row_is_a_job():
     assert (
-        sorted(_documented()) == sorted(JOBS) == ["backup", "housekeeping", "reminders", "reports"]
+        sorted(_documented())
+        == sorted(JOBS)
+        == ["backup", "housekeeping", "reminders", "reports", "restore-drill"]
     )
 
 

@@ -115,7 +115,7 @@ async def test_link_signs_the_rider_in_and_opens_their_training(make_client, db)
     # The session opens the rider's training (the test client speaks http: send it by hand).
     training = await client.get("/training", cookies={SESSION_COOKIE: cookie.value})
     page = await training.text()
-    assert "Hi Sam &lt;Rider&gt;" in page
+    assert "Hi <bdi>Sam &lt;Rider&gt;</bdi>" in page
     # Each assignment says how far its deadline is, then the deadline itself.
     overdue = f"({(now - timedelta(days=2)):%Y-%m-%d})"
     due = f"({(now + timedelta(days=3)):%Y-%m-%d})"
