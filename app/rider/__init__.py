@@ -1,4 +1,4 @@
-"""The rider app (`/`, DESIGN §9): sign-in (and a new PIN for a rider who forgot theirs),
+"""The rider app (`/`, docs/rider-app.md): sign-in (and a new PIN for a rider who forgot theirs),
 one-tap links, the rider's training (course player, quizzes, proofs), the public verification
 of proof codes and the web app manifest; one route table a page group, in the riders' four
 languages; and the riders' AI assistant."""
