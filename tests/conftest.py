@@ -117,6 +117,7 @@ class _Clones:
     def __init__(self, server_url: str):
         self._server_url = server_url
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-databases")
+        self._returned: list[str] = []
         self._next = self._thread.submit(self._clone)
 
     def _clone(self) -> str:
@@ -130,14 +131,23 @@ class _Clones:
         _admin(self._server_url, f"DROP DATABASE {name} WITH (FORCE)")
 
     def take(self) -> str:
+        for returned in self._returned:
+            self._thread.submit(self._drop, returned)
+        self._returned.clear()
         name = self._next.result()
         self._next = self._thread.submit(self._clone)
         return name
 
     def give_back(self, name: str) -> None:
-        self._thread.submit(self._drop, name)
+        # Dropped when the next test takes its database: by then every fixture of this test
+        # has been torn down, the apps whose pools are connected to it among them (a fixture
+        # set up before `database_url` is torn down after it, and a drop WITH (FORCE) that
+        # ends their connections while they close them breaks the close).
+        self._returned.append(name)
 
     def close(self) -> None:
+        for returned in self._returned:
+            self._drop(returned)
         self._drop(self._next.result())
         self._thread.shutdown(wait=True)
 

@@ -275,6 +275,11 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
     response = await upload(ai_admin, "notes.txt", b"Drink water.")
     location = response.headers["Location"]
     async with database.connect(database_url) as conn:
+        # Claimed first: the job is under way at the provider when the sweep ends it.
+        await until(
+            lambda: conn.fetchval("SELECT bool_and(claimed_by IS NOT NULL) FROM ai_jobs"),
+            "the runner claimed the job",
+        )
         await conn.execute("UPDATE ai_jobs SET started_at = now() - interval '16 minutes'")
         pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
