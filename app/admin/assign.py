@@ -3,6 +3,8 @@ as a count, then assigned (why `admin`) in one set-based statement."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
@@ -10,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates, va
 from app.admin import roles
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
+from app.admin.search import folded
 from app.core import audit, pages, sql
 from app.core.database import Db
 from app.core.fields import Integer, integer_text
@@ -68,10 +71,11 @@ async def path_choices(db: Db) -> list[asyncpg.Record]:
     return await db.fetch(SQL.path_choices)
 
 
-async def rider_choices(db: Db) -> dict[str, list[str]]:
-    """The vehicle types and cities riders have, for the assign form's choices."""
+async def rider_choices(db: Db, markets: Sequence[str] = ()) -> dict[str, list[str]]:
+    """The vehicle types and cities riders of `markets` (empty: every market) have, each once
+    in any case: the choices of the riders list and the assign form."""
     choices: dict[str, list[str]] = {"city": [], "vehicle_type": []}
-    for row in await db.fetch(SQL.rider_choices):
+    for row in await db.fetch(SQL.rider_choices, list(markets) or None):
         choices[row["kind"]].append(row["value"])
     return choices
 
@@ -88,43 +92,24 @@ def _summary(row, chosen: dict) -> str:
     return f"{row['created']} created{matched}; " + audit.described(filters)
 
 
-@routes.get("/admin/assign")
-@roles.needs("editor")
-async def assign_page(
-    request: web.Request, status: int = 200, *, values=None, errors=None, preview=None
-) -> web.Response:
-    """The assign form; its POST shows it again with `status`, what was entered, its errors
-    and `preview`: the preview's row (would_create, matched) and `changed`, whether it follows
-    a confirm whose filters matched another number of riders."""
-    pool = request.app[POOL]
-    context = {
-        "paths": await path_choices(pool),
-        "choices": await rider_choices(pool),
-        "markets": roles.market_choices(request[ADMIN]),
-        "statuses": STATUSES,
-        "values": values or {},
-        "errors": errors or {},
-        "preview": preview,
-        "assigned": integer_text(request.query.get("assigned", "")),
-        "already": integer_text(request.query.get("already", "")),
-    }
-    return render(request, "admin/assign.html", context, status=status)
+def _prefill(query) -> dict:
+    """The form as the riders list fills it: its filters, or the riders ticked there."""
+    values = {name: query.getall(name) for name in ASSIGN_FILTERS if name in query}
+    if "rider_ids" in query:
+        values["rider_ids"] = "\n".join(query.getall("rider_ids"))
+    return values
 
 
-@routes.post("/admin/assign")
-@roles.needs("editor")
-async def assign(request: web.Request) -> web.Response:
-    form = await request.post()
-    values, errors = read(AssignForm(), form)
+async def _preview(request: web.Request, values: dict, *, confirmed: bool = False):
+    """assign_path_counts's row for the form's `values` (its filters within the admin's
+    markets), writing only when `confirmed`; the audit event with the assignments."""
     admin = request[ADMIN]
-    if not errors and (outside := roles.outside_markets(admin, values.get("markets"))):
-        errors = {"markets": outside}
-    if errors:
-        return await assign_page(request, 400, values=values, errors=errors)
-    confirmed = values.get("confirm") == "1"
     expected = values.get("expected_count") if confirmed else None
     async with request.app[POOL].acquire() as conn, conn.transaction():
         chosen = {name: values.get(name) for name in ASSIGN_FILTERS}
+        # Cities and vehicle types as the riders list compares them: in any case.
+        for name in ("cities", "vehicle_types"):
+            chosen[name] = folded(chosen[name])
         # Pasted IDs of riders outside the admin's markets match nothing.
         chosen["markets"] = roles.within_markets(admin, chosen["markets"])
         chosen["rider_ids"] = values["rider_ids"].split() if values.get("rider_ids") else None
@@ -139,6 +124,68 @@ async def assign(request: web.Request) -> web.Response:
                 str(values["path_id"]),
                 _summary(row, chosen),
             )
+    return row
+
+
+def _form_errors(request: web.Request, values: dict, errors: dict) -> dict:
+    if not errors and (outside := roles.outside_markets(request[ADMIN], values.get("markets"))):
+        return {"markets": outside}
+    return errors
+
+
+@routes.get("/admin/assign/count")
+@roles.needs("editor")
+async def assign_count(request: web.Request) -> web.Response:
+    """The preview's count as JSON for the form's script (app/static/assign-count.js), which
+    asks again as filters are ticked: {"would_create", "matched"}, or 400 {"error"} naming
+    the first field that is wrong. Nothing is written; the POST stays the authority."""
+    values, errors = read(AssignForm(), request.query)
+    errors = _form_errors(request, values, errors)
+    if errors:
+        name, message = next(iter(errors.items()))
+        return web.json_response({"error": f"{name}: {message}"}, status=400)
+    row = await _preview(request, values)
+    if row is None:
+        return web.json_response({"error": f"path_id: {PATH_GONE}"}, status=400)
+    return web.json_response({"would_create": row["would_create"], "matched": row["matched"]})
+
+
+@routes.get("/admin/assign")
+@roles.needs("editor")
+async def assign_page(
+    request: web.Request, status: int = 200, *, values=None, errors=None, preview=None
+) -> web.Response:
+    """The assign form; its POST shows it again with `status`, what was entered, its errors
+    and `preview`: the preview's row (would_create, matched) and `changed`, whether it follows
+    a confirm whose filters matched another number of riders."""
+    pool = request.app[POOL]
+    if values is None:
+        values = _prefill(request.query)
+    context = {
+        "paths": await path_choices(pool),
+        "choices": await rider_choices(pool, roles.market_limit(request[ADMIN])),
+        "markets": roles.market_choices(request[ADMIN]),
+        "statuses": STATUSES,
+        "values": values,
+        "errors": errors or {},
+        "preview": preview,
+        "assigned": integer_text(request.query.get("assigned", "")),
+        "already": integer_text(request.query.get("already", "")),
+    }
+    return render(request, "admin/assign.html", context, status=status)
+
+
+@routes.post("/admin/assign")
+@roles.needs("editor")
+async def assign(request: web.Request) -> web.Response:
+    form = await request.post()
+    values, errors = read(AssignForm(), form)
+    errors = _form_errors(request, values, errors)
+    if errors:
+        return await assign_page(request, 400, values=values, errors=errors)
+    confirmed = values.get("confirm") == "1"
+    expected = values.get("expected_count") if confirmed else None
+    row = await _preview(request, values, confirmed=confirmed)
     if row is None:
         return await assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
     if not confirmed:

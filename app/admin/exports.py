@@ -136,8 +136,8 @@ def _query(schema: Schema, request: web.Request) -> dict:
 def rider_filters(values: dict, markets: list[str]) -> list:
     """The parameters of admin_matching_riders for the riders list's filters and the admin's
     `markets`, then whether any of them narrows the export."""
-    filters = matching_riders_parameters(values, markets)
-    return [*filters, any(value is not None for value in filters[:-1]) or bool(markets)]
+    *filters, overdue = matching_riders_parameters(values, markets)
+    return [*filters, overdue, overdue or any(value is not None for value in filters)]
 
 
 def part_count(rows: int) -> int:

@@ -3,6 +3,8 @@ count. The rider page is `rider.py`."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import asyncpg
 from aiohttp import web
 from marshmallow import Schema, fields, validate
@@ -10,7 +12,8 @@ from marshmallow import Schema, fields, validate
 from app.admin import roles
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.admin.search import RiderSearch, matching_riders_parameters, rider_search
+from app.admin.assign import rider_choices
+from app.admin.search import matching_riders_parameters, rider_search
 from app.core import database, sql
 from app.core.fields import Text
 from app.core.forms import read
@@ -46,30 +49,13 @@ class RidersQuery(RiderFilters):
 
 
 async def riders_page(
-    pool: asyncpg.Pool,
-    after: str,
-    search: RiderSearch,
-    filters: dict,
-    markets: list[str],
-    limit: int,
+    pool: asyncpg.Pool, after: str, filters: dict, markets: list[str], limit: int
 ) -> list[asyncpg.Record]:
-    """A page of the riders matching `filters`, of the admin's `markets` (empty: all)."""
+    """A page of the riders matching `filters`, of the admin's `markets` (empty: all), each
+    with its training state (open, completed, overdue assignments)."""
+    parameters = matching_riders_parameters(filters, markets)
     async with database.planned_per_call(pool, readonly=True) as conn:
-        return await conn.fetch(
-            SQL.riders_page,
-            after,
-            search.rider_id,
-            search.name_pattern,
-            search.phone_pattern,
-            filters.get("market"),
-            filters.get("status"),
-            filters.get("vehicle_type"),
-            filters.get("city"),
-            filters.get("nationality"),
-            limit,
-            filters.get("overdue") == "1",
-            markets,
-        )
+        return await conn.fetch(SQL.riders_page, after, *parameters, limit)
 
 
 async def riders_count(pool: asyncpg.Pool, filters: dict, markets: list[str]) -> int:
@@ -86,25 +72,49 @@ COUNT_LIMIT = 10_000
 FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality", "overdue")
 
 
+def assign_query(filters: dict) -> str | None:
+    """The assign page's address with the list's filters as its own (markets, statuses,
+    vehicle types, cities), or None when a filter the assign page has not is given (the
+    search text, nationality, overdue): "select all matching" then needs the riders ticked."""
+    if any(name in filters for name in ("q", "nationality", "overdue")):
+        return None
+    names = {"market": "markets", "status": "statuses", "vehicle_type": "vehicle_types"}
+    pairs = [(names.get(name, "cities"), value) for name, value in filters.items()]
+    return "/admin/assign?" + urlencode(pairs)
+
+
+def with_chosen(choices: dict[str, list[str]], filters: dict) -> dict[str, dict]:
+    """Each choice filter's options and the one selected: the stored spelling that equals the
+    filter's value in any case, or the value itself added to the options when no rider of the
+    admin's markets has it (a link from elsewhere), so that searching again keeps it."""
+    shown = {}
+    for name, options in choices.items():
+        chosen = filters.get(name)
+        same = [option for option in options if chosen and option.lower() == chosen.lower()]
+        extra = [chosen] if chosen and not same else []
+        shown[name] = {"options": [*options, *extra], "selected": same[0] if same else chosen}
+    return shown
+
+
 @routes.get("/admin/riders")
 @roles.needs("viewer")
 async def riders_list(request: web.Request) -> web.Response:
     values, errors = read(RidersQuery(), request.query)
     filters = {name: values[name] for name in FILTERS if values.get(name)}
+    pool = request.app[POOL]
+    markets = roles.market_limit(request[ADMIN])
     context = {
         "filters": filters,
         "errors": errors,
         "markets": roles.market_choices(request[ADMIN]),
         "statuses": STATUSES,
+        "choices": with_chosen(await rider_choices(pool, markets), values),
         "count_limit": COUNT_LIMIT,
     }
     if errors:
         return render(request, "admin/riders.html", {**context, "riders": []}, status=400)
     after = values.get("after", "")
-    search = rider_search(values.get("q"))
-    pool = request.app[POOL]
-    markets = roles.market_limit(request[ADMIN])
-    rows = await riders_page(pool, after, search, filters, markets, PAGE_SIZE + 1)
+    rows = await riders_page(pool, after, filters, markets, PAGE_SIZE + 1)
     more = len(rows) > PAGE_SIZE
     riders = rows[:PAGE_SIZE]
     context["riders"] = riders
@@ -112,5 +122,6 @@ async def riders_list(request: web.Request) -> web.Response:
     # A first page that holds every match is its own count.
     matches = await riders_count(pool, filters, markets) if more or after else len(riders)
     context["matches"] = matches
-    context["too_short"] = search.too_short
+    context["too_short"] = rider_search(values.get("q")).too_short
+    context["assign_all"] = assign_query(filters) if filters and matches else None
     return render(request, "admin/riders.html", context)

@@ -1,8 +1,11 @@
-"""The riders list's `q` (docs/admin-panel.md: riders list; the CSV export reads it alike)."""
+"""The riders list's search text `q` and filters as the parameters of the one riders filter,
+the SQL function admin_matching_riders (docs/admin-panel.md, "One riders filter"): the list,
+its count and its exports read them alike, through `matching_riders_parameters`."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # A phone search needs enough digits to be worth it; `+` is how phones are written.
@@ -16,7 +19,7 @@ def _like_escaped(text: str) -> str:
 
 @dataclass(frozen=True)
 class RiderSearch:
-    """The riders list's `q` as the statement's parameters (docs/admin-panel.md, riders list)."""
+    """The riders list's `q` as the function's parameters (docs/admin-panel.md, riders list)."""
 
     rider_id: str | None
     name_pattern: str | None
@@ -42,20 +45,36 @@ def rider_search(q: str | None) -> RiderSearch:
     return RiderSearch(rider_id=q, name_pattern=name, phone_pattern=phone)
 
 
+def folded(values: Iterable[str] | None) -> list[str] | None:
+    """City and vehicle type filter values as training_rider_matches compares them: in lower
+    case, so that "hawalli" finds the riders of "Hawalli" (None: not given)."""
+    return None if values is None else [value.lower() for value in values]
+
+
+def market_scope(chosen: str | None, limit: list[str]) -> list[str] | None:
+    """The markets the filter keeps: the one `chosen` (if any) within the admin's `limit`
+    (empty: every market); None: any. A market outside the limit keeps none."""
+    if chosen:
+        return [chosen] if not limit or chosen in limit else []
+    return list(limit) or None
+
+
+def _one(value: str | None) -> list[str] | None:
+    return [value] if value else None
+
+
 def matching_riders_parameters(filters: dict, markets: list[str]) -> list:
-    """The parameters of admin_matching_riders (see its SQL) for the riders list's filters and
-    the admin's `markets` (empty: every market); `q` as rider_search reads it."""
-    q = filters.get("q")
-    phone_end = PHONE_QUERY.match(q) if q else None
+    """The parameters of admin_matching_riders (see its SQL) for the riders list's query
+    `filters` and the admin's `markets` (empty: every market)."""
+    search = rider_search(filters.get("q"))
     return [
-        q,
-        q if q and len(q) >= MIN_NAME_QUERY else None,
-        phone_end.group(1) if phone_end else None,
-        filters.get("market"),
-        filters.get("status"),
-        filters.get("vehicle_type"),
-        filters.get("city"),
-        filters.get("nationality"),
-        True if filters.get("overdue") == "1" else None,
-        markets,
+        search.rider_id,
+        search.name_pattern,
+        search.phone_pattern,
+        market_scope(filters.get("market"), markets),
+        _one(filters.get("status")),
+        folded(_one(filters.get("vehicle_type"))),
+        folded(_one(filters.get("city"))),
+        _one(filters.get("nationality")),
+        filters.get("overdue") == "1",
     ]

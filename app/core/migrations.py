@@ -83,6 +83,9 @@ def repeatable_scripts() -> list[Path]:
 def _apply_repeatable(backend) -> None:
     with backend.transaction():
         cursor = backend.cursor()
+        # A function may call one of another package, applied after it in name order: its
+        # body is checked when first called (as pg_dump restores functions), not here.
+        cursor.execute("SET LOCAL check_function_bodies = off")
         for script in repeatable_scripts():
             # No parameters: psycopg sends the text as is (`%` in a plpgsql format() stays).
             cursor.execute(script.read_text(encoding="utf-8"))

@@ -1,5 +1,5 @@
--- The assignments export, one part: rows $12 + 1 onward, at most $13, of the assignments of
--- the riders that match the riders list's filters ($1–$10, see admin_matching_riders; $11:
+-- The assignments export, one part: rows $11 + 1 onward, at most $12, of the assignments of
+-- the riders that match the riders list's filters ($1–$9, see admin_matching_riders; $10:
 -- whether any filter is given), by rider, path and completion. Returns each row as one CSV
 -- line with its CRLF (`line`): the columns of DESIGN §8, free text through admin_csv_text
 -- (NULL is an empty cell there and in admin_utc_text; the other columns are NOT NULL). Read
@@ -10,8 +10,9 @@ SELECT admin_csv_text(a.rider_id) || ',' || a.path_id::text || ',' || admin_csv_
        AS line
 FROM assignments a
 LEFT JOIN paths p ON p.path_id = a.path_id
-WHERE NOT $11::boolean
-   OR a.rider_id IN (SELECT admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+WHERE NOT $10::boolean
+   OR a.rider_id IN (SELECT m.rider_id
+                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9) m)
 ORDER BY a.rider_id, a.path_id, a.completed_at
-OFFSET $12
-LIMIT $13
+OFFSET $11
+LIMIT $12

@@ -1,5 +1,5 @@
--- The completions export, one part: rows $12 + 1 onward, at most $13, of the passed records
--- of the riders that match the riders list's filters ($1–$10, see admin_matching_riders; $11:
+-- The completions export, one part: rows $11 + 1 onward, at most $12, of the passed records
+-- of the riders that match the riders list's filters ($1–$9, see admin_matching_riders; $10:
 -- whether any filter is given), by rider and course. Returns each row as one CSV line with
 -- its CRLF (`line`): the API's completion record fields in its order, free text through
 -- admin_csv_text (NULL is an empty cell there, in admin_utc_text and for a score; the other
@@ -16,8 +16,9 @@ FROM course_results cr
 JOIN riders r ON r.rider_id = cr.rider_id
 LEFT JOIN courses c ON c.course_id = cr.course_id
 WHERE cr.completed_at IS NOT NULL
-  AND (NOT $11::boolean
-       OR cr.rider_id IN (SELECT admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)))
+  AND (NOT $10::boolean
+       OR cr.rider_id IN (SELECT m.rider_id
+                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9) m))
 ORDER BY cr.rider_id, cr.course_id
-OFFSET $12
-LIMIT $13
+OFFSET $11
+LIMIT $12

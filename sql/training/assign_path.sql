@@ -1,6 +1,7 @@
 -- POST /api/v1/assignments and the panel's assign forms: assigns path $1 (why $6: 'api' or
 -- 'admin'; deadline now + its days) to every rider that is in $2 (when not NULL) and matches
--- every filter given ($3 markets, $4 vehicle types, $5 statuses, $7 cities; NULL: not given),
+-- every filter given ($3 markets, $4 vehicle types, $5 statuses, $7 cities in lower case;
+-- NULL: not given; the riders filter of training_rider_matches),
 -- is not inactive and has not the path open (the conflict target skips it); the path's own
 -- rule, filters and Active are ignored. A rider who already passed every course of the path
 -- gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
@@ -34,9 +35,11 @@ passed AS (
     HAVING count(*) = (SELECT n FROM course_count)
 ),
 chosen AS (
-    SELECT * FROM riders WHERE rider_id = ANY ($2::text[])
+    SELECT * FROM riders r
+    WHERE rider_id = ANY ($2::text[]) AND training_rider_matches(r, $3, $5, $4, $7, NULL)
     UNION ALL
-    SELECT * FROM riders WHERE $2::text[] IS NULL
+    SELECT * FROM riders r
+    WHERE $2::text[] IS NULL AND training_rider_matches(r, $3, $5, $4, $7, NULL)
 ),
 matching AS (
     SELECT r.rider_id, path.path_id,
@@ -47,10 +50,6 @@ matching AS (
     CROSS JOIN chosen r
     LEFT JOIN passed ON passed.rider_id = r.rider_id
     WHERE r.status <> 'inactive'
-      AND ($3::text[] IS NULL OR r.market = ANY ($3::text[]))
-      AND ($4::text[] IS NULL OR r.vehicle_type = ANY ($4::text[]))
-      AND ($5::text[] IS NULL OR r.status = ANY ($5::text[]))
-      AND ($7::text[] IS NULL OR r.city = ANY ($7::text[]))
 ),
 would_create AS (
     SELECT count(*) AS n

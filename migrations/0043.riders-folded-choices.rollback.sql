@@ -1,0 +1,2 @@
+DROP INDEX riders_market_vehicle_type;
+DROP INDEX riders_market_city_folded;
