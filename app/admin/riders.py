@@ -10,9 +10,9 @@ from aiohttp import web
 from marshmallow import Schema, fields, validate
 
 from app.admin import roles
+from app.admin.assign import rider_choices
 from app.admin.guard import ADMIN
 from app.admin.layout import render
-from app.admin.assign import rider_choices
 from app.admin.search import matching_riders_parameters, rider_search
 from app.core import database, sql
 from app.core.fields import Text
