@@ -50,12 +50,15 @@ SQL = sql.load(
     "rider_flags",
     "rider_passed_courses",
     "rider_messages",
+    "rider_course_progress",
+    "rider_quiz_attempts",
     "path_choices",
     "set_rider_status",
     "set_rider_pin",
 )
 
 RIDER_PAGE_MESSAGES = 20
+RIDER_PAGE_ATTEMPTS = 50
 
 
 async def _profile(db: Db, rider_id: str, markets: list[str]) -> asyncpg.Record | None:
@@ -76,6 +79,8 @@ async def _rider_page_rows(pool: asyncpg.Pool, rider_id: str, markets: list[str]
             "flags": await conn.fetch(SQL.rider_flags, rider_id),
             "passed": await conn.fetch(SQL.rider_passed_courses, rider_id),
             "messages": await conn.fetch(SQL.rider_messages, rider_id, RIDER_PAGE_MESSAGES),
+            "progress": await conn.fetch(SQL.rider_course_progress, rider_id),
+            "attempts": await conn.fetch(SQL.rider_quiz_attempts, rider_id, RIDER_PAGE_ATTEMPTS),
             "paths": await conn.fetch(SQL.path_choices),
         }
 
