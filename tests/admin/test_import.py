@@ -508,3 +508,21 @@ async def test_a_market_limited_editor_imports_only_riders_of_their_markets(
         "R-JO": ("Renamed", "JO"),
         "R-NEW": ("Ada", "JO"),
     }
+
+
+async def test_fixed_lists_are_the_apis_and_vehicle_type_is_free_text(admin_client, db):
+    content = (
+        "riderId,name,market,vehicleType,language,status\n"
+        "R-1,Ada,AE,Rocket,AR,active\n"
+        "R-2,Bilal,KW,car,de,\n"
+        "R-3,Chen,QA,car,,retired\n"
+    ).encode()
+    page = await (await upload(admin_client, content)).text()
+    assert rejected_lines(page) == [
+        "line 3: language must be en, ar, ur or ku",
+        "line 4: status must be onboarding, active, suspended or inactive (small letters)",
+    ]
+    # The API takes any vehicle type (only five match the paths' filters), stored lower case.
+    saved = await riders(db)
+    assert list(saved) == ["R-1"]
+    assert (saved["R-1"]["vehicle_type"], saved["R-1"]["language"]) == ("rocket", "ar")
