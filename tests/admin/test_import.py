@@ -512,11 +512,11 @@ async def test_a_market_limited_editor_imports_only_riders_of_their_markets(
 
 async def test_fixed_lists_are_the_apis_and_vehicle_type_is_free_text(admin_client, db):
     content = (
-        "riderId,name,market,vehicleType,language,status\n"
-        "R-1,Ada,AE,Rocket,AR,active\n"
-        "R-2,Bilal,KW,car,de,\n"
-        "R-3,Chen,QA,car,,retired\n"
-    ).encode()
+        b"riderId,name,market,vehicleType,language,status\n"
+        b"R-1,Ada,AE,Rocket,AR,active\n"
+        b"R-2,Bilal,KW,car,de,\n"
+        b"R-3,Chen,QA,car,,retired\n"
+    )
     page = await (await upload(admin_client, content)).text()
     assert rejected_lines(page) == [
         "line 3: language must be en, ar, ur or ku",
