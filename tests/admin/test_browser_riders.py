@@ -88,11 +88,18 @@ async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
     await page.screenshot(path=SCREENSHOTS / "riders-search-360.png", full_page=True)
     await page.click("tbody >> text=R-1")
     assert page.url == f"{live_server}/admin/riders/R-1"
-    rows = page.locator("tbody tr", has_text="Dubai starters")
+    rows = page.locator("[aria-label=Assignments] tbody tr", has_text="Dubai starters")
     assert await rows.count() == 1
     path, why, assigned, deadline, state = await rows.locator("td").all_text_contents()
     assert (path, why, state) == ("Dubai starters", "admin", "open")
     assert (date.fromisoformat(deadline) - date.fromisoformat(assigned)).days == 10
+    # Its course, not passed yet, is in the path's progress.
+    progress = page.locator("[aria-label='Course progress'] tbody tr", has_text="Dubai starters")
+    assert (await progress.locator("td").all_text_contents())[1:4] == [
+        "Dubai road rules",
+        "not yet",
+        "0",
+    ]
     await _fits(page)
     await page.screenshot(path=SCREENSHOTS / "rider-page-360.png", full_page=True)
 
