@@ -160,7 +160,9 @@ async def test_a_viewer_cannot_ask_the_count(make_client, make_admin, db):
     response = await viewer.get(f"/admin/assign/count?path_id={PATH_ID}&markets=AE")
     assert response.status == 403
     _, page = await _get(viewer, "/admin/riders")
-    assert "Assign a path to the riders ticked" not in page
+    # The viewer sees the training state, but nothing to tick.
+    assert "none assigned" in page
+    assert "Assign a path to the riders ticked" not in page and 'name="rider_ids"' not in page
 
 
 async def test_the_rider_page_shows_course_progress_and_quiz_attempts(admin_client, db):
