@@ -6,7 +6,7 @@ from pathlib import Path
 
 from axe_playwright_python.async_playwright import Axe
 
-from app.admin import reports
+from jobs.reports import recount
 from app.core import database
 from tests.rider.rows import QUIZ, add_course, add_path
 from tests.web import PHONE, sign_in_page
@@ -71,7 +71,7 @@ async def test_the_reports_on_a_phone_and_a_wide_screen(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with database.connect(database_url) as conn:
         course_id = await _data(conn)
-        await reports.refresh(conn)
+        await recount(conn)
     admin = await make_admin()
     page = phone_page
     await sign_in_page(page, live_server, admin.email, admin.password)
