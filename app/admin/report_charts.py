@@ -16,9 +16,11 @@ SCORE_BUCKETS = tuple(range(10))
 
 WIDTH = 320
 LINE_HEIGHT = 18
-# About how wide a character of the charts' 14-unit text is, for the room a text takes.
-CHARACTER = 8
-LABEL_CHARACTERS = WIDTH // CHARACTER
+# About how wide a character of the charts' 14-unit text is at most (a digit is 9, "%" 13),
+# for the room a value's text takes after its bar.
+CHARACTER = 10
+# A label's line: letters are narrower than digits on average.
+LABEL_CHARACTERS = WIDTH // 8
 BAR_HEIGHT = 16
 ROW_GAP = 12
 
@@ -73,7 +75,7 @@ def ticks(top: int) -> list[int]:
 
 # The line chart's plot area in its view box: left (room for the axis' numbers), right, top
 # and bottom (room for the weeks under it).
-LEFT, RIGHT, TOP, BOTTOM = 52, WIDTH - 12, 12, 150
+LEFT, RIGHT, TOP, BOTTOM = 52, WIDTH - 20, 12, 150
 LINE_CHART_HEIGHT = 196
 
 

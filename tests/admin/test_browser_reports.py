@@ -39,7 +39,10 @@ async def _data(conn) -> str:
         " FROM generate_series(1, 30) i"
     )
     course_id = await add_course(conn, "Food safety", quiz=QUIZ)
-    for name in ("Road safety basics", "Food handling for riders"):
+    for name in (
+        "Road safety basics",
+        "Food handling for riders on motorbikes, in the summer heat and at night",
+    ):
         path_id = await add_path(conn, name, [course_id])
         await conn.execute(
             "INSERT INTO assignments (rider_id, path_id, why, assigned_at, deadline, completed_at)"
@@ -97,11 +100,11 @@ HEADINGS = """(allShown) => {
 CHART_TEXTS = """() => {
   const problems = [];
   for (const text of document.querySelectorAll("svg.chart text")) {
-    const svg = text.ownerSVGElement.getBoundingClientRect();
-    const box = text.getBoundingClientRect();
+    const box = text.getBBox();
     const px = text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize);
     if (px < 12) problems.push(`${text.textContent}: ${px.toFixed(1)} px`);
-    const outside = box.left < svg.left - 1 || box.right > svg.right + 1;
+    // Inside the chart's view box (in its own units), so not clipped.
+    const outside = box.x < 0 || box.x + box.width > text.ownerSVGElement.viewBox.baseVal.width;
     if (outside) problems.push("outside: " + text.textContent);
     if (text.textContent.includes("…")) problems.push("cut: " + text.textContent);
   }

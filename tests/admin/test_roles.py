@@ -15,11 +15,11 @@ import uuid
 
 from aiohttp import web
 
-from jobs.reports import recount
 from app.admin.guard import PUBLIC_PATHS
 from app.admin.layout import FORBIDDEN_HINT
 from app.admin.roles import ROLES
 from app.web import create_app
+from jobs.reports import recount
 from tests.admin.riders_data import COURSE_ID, PATH_ID, add_history, add_riders
 from tests.conftest import make_settings
 from tests.web import PageClient, csrf_of, sign_in
