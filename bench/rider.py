@@ -174,14 +174,21 @@ def quiz_answers(right: bool, token: str) -> list[tuple[str, str]]:
     return [(f"q{q}", "0" if right else "1") for q in range(QUESTIONS)] + [("csrf_token", token)]
 
 
-async def _take_quiz(base: str, session, i: int, delay: float, times: list[float]) -> None:
+def _through(base: str, session: aiohttp.ClientSession):
+    """`send` for `_take_quiz` through an aiohttp session."""
+    return lambda method, path, form=None: timed(session, method, base + path, data=form)
+
+
+async def _take_quiz(send, i: int, delay: float, times: list[float]) -> None:
+    """Rider i's quiz page, a failed attempt and a pass; `send(method, path, form)` answers
+    (seconds, page)."""
     await asyncio.sleep(delay)
-    quiz = f"{base}/training/courses/{second_course(i)}/quiz"
-    elapsed, page = await timed(session, "GET", quiz)
+    quiz = f"/training/courses/{second_course(i)}/quiz"
+    elapsed, page = await send("GET", quiz)
     times.append(elapsed)
     token = CSRF.search(page).group(1)
     for right in (False, True):
-        elapsed, page = await timed(session, "POST", quiz, data=quiz_answers(right, token))
+        elapsed, page = await send("POST", quiz, quiz_answers(right, token))
         times.append(elapsed)
         if right and "proof-code" not in page:
             raise RuntimeError(f"rider {i} did not pass")
@@ -219,7 +226,7 @@ async def measure(server: Server) -> bool:
         started = time.perf_counter()
         results = await asyncio.gather(
             *[
-                _take_quiz(base, s, i, rng.uniform(0, WINDOW_SECONDS), times)
+                _take_quiz(_through(base, s), i, rng.uniform(0, WINDOW_SECONDS), times)
                 for i, s in zip(quiz_riders, sessions, strict=True)
             ],
             return_exceptions=True,
@@ -301,18 +308,6 @@ class PlainRider:
             self.streams[1].close()
 
 
-async def _take_quiz_plainly(rider: PlainRider, i: int, times: list[float]) -> None:
-    quiz = f"/training/courses/{second_course(i)}/quiz"
-    elapsed, page = await rider.request("GET", quiz)
-    times.append(elapsed)
-    token = CSRF.search(page).group(1)
-    for right in (False, True):
-        elapsed, page = await rider.request("POST", quiz, quiz_answers(right, token))
-        times.append(elapsed)
-        if right and "proof-code" not in page:
-            raise RuntimeError(f"rider {i} did not pass")
-
-
 async def burst(server: Server) -> bool:
     """The 200 riders' quizzes sent in the same instant, served by two web processes; the
     CPU each request cost the web processes, PostgreSQL and this client (read from /proc and
@@ -331,7 +326,7 @@ async def burst(server: Server) -> bool:
     meter = CpuMeter(server)
     before, client_before = meter.read(), time.process_time()
     results = await asyncio.gather(
-        *[_take_quiz_plainly(r, i, times) for i, r in zip(riders, plain, strict=True)],
+        *[_take_quiz(r.request, i, 0, times) for i, r in zip(riders, plain, strict=True)],
         return_exceptions=True,
     )
     client = time.process_time() - client_before
