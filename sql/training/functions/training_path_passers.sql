@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- "A rider passed a path" (docs/api-training.md): the rider has passed every course of the
+-- "A rider passed a path" (docs/api-training.md#assignments): the rider has passed every course of the
 -- path, so a path without courses is passed by everyone; an assignment made then is completed
 -- at once, and an open one is completed when it becomes so. The one statement of the rule:
 -- the riders of p_rider_ids (NULL: every rider) who passed path p_path_id, each once.
