@@ -47,8 +47,7 @@ def with_pin_hashes(riders: Sequence[Rider], pepper: bytes | None) -> list[Rider
     """The riders as they are stored: a PIN sent becomes its hash (`pin_hash`), and the PIN
     itself is dropped."""
     return [
-        rider.with_pin_hash(hash_pin(pepper, rider.pin)) if rider.pin else rider
-        for rider in riders
+        rider.with_pin_hash(hash_pin(pepper, rider.pin)) if rider.pin else rider for rider in riders
     ]
 
 
