@@ -1,7 +1,7 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
 -- The assignment events (`assignment.created`, and `assignment.completed` when an assignment
 -- is made completed at once or completed later), written once here for every statement that
--- makes or completes assignments: the statement-level triggers of migration 0043 call it
+-- makes or completes assignments: the statement-level triggers of migration 0044 call it
 -- after each such statement with its rows (transition tables `new_rows`, and `old_rows` for an
 -- update). One row a subscribed endpoint an event, holding the assignment's facts (the data
 -- object is built when sent: webhook_event_data), in the transaction of the change.

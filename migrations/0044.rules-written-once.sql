@@ -4,7 +4,7 @@
 -- rows (transition tables) to webhook_assignment_events, the repeatable script
 -- sql/webhooks/functions/webhook_assignment_events.sql, re-applied after the migrations (the
 -- placeholder below only lets the triggers be created before it).
--- depends: 0042.rider-pin-resets
+-- depends: 0043.report-item-statistics
 
 CREATE FUNCTION webhook_assignment_events() RETURNS trigger
 LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
