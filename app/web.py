@@ -71,10 +71,14 @@ payloads and how to verify them. `POST /api/v1/riders`, `/flags` and `/assignmen
 """
 
 
-def pool_context(settings: Settings, database_url: str):
+def pool_context(settings: Settings, database_url: str, warm: int = 2):
+    """The pool, with `warm` connections opened (and their codecs set) before the app starts."""
+
     async def pool(app: web.Application):
         mode = settings.database_pool_mode
-        app[POOL] = primary = await database.create_pool(database_url, pool_mode=mode)
+        app[POOL] = primary = await database.create_pool(
+            database_url, pool_mode=mode, min_size=warm
+        )
         app[READ_POOL] = primary
         if settings.database_replica_url:
             # No connection at start (min_size 0): a replica that is down must not stop it.
@@ -107,7 +111,9 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app[api_keys.CACHE] = api_keys.KeyCache()
     app.on_response_prepare.append(stamp_request_id)
     app.on_response_prepare.append(forbid_caching)
-    app.cleanup_ctx.append(pool_context(settings, database_url))
+    # Every connection the requests take at once is open before the process serves: a burst
+    # that meets a fresh process opens none (bench/README.md, "Rider burst").
+    app.cleanup_ctx.append(pool_context(settings, database_url, warm=database.TURNS))
     for package in PACKAGES:
         app.router.add_routes(package.routes)
         app.cleanup_ctx.extend(package.contexts)

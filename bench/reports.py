@@ -16,11 +16,11 @@ import time
 import aiohttp
 import psycopg
 
-from app.admin import reports
 from app.core import database
 from bench import admin
 from bench.harness import Server, fresh_database, report, run_sql
 from bench.training import RIDERS
+from jobs import reports
 
 TARGET_MS = 500
 QUIZ_RIDERS = 60_000
@@ -120,7 +120,7 @@ def recount(url: str) -> None:
 
 async def _recount(url: str) -> None:
     async with database.connect(url) as conn:
-        await reports.refresh(conn)
+        await reports.recount(conn)
 
 
 async def measure(server: Server) -> bool:

@@ -71,15 +71,22 @@ async def run_now(request: web.Request) -> web.Response:
     name = request.match_info["job"]
     if name not in RUNNABLE:
         raise web.HTTPNotFound
+    task = await start(request, name)
+    if task.done() and isinstance(task.exception(), JobLocked):
+        return await _jobs_page(request, 409, problem=str(task.exception()))
+    return pages.see_other("/admin/jobs")
+
+
+async def start(request: web.Request, name: str) -> asyncio.Task:
+    """Start a run of the job `name` for the signed-in admin, as the schedule runs it (so it is
+    recorded on the jobs page), and wait up to WAIT_SECONDS for it: the task, done or not."""
     app = request.app
     context = JobContext(settings=app[SETTINGS], pool=app[POOL], database_url=app[DATABASE_URL])
     task = asyncio.create_task(_run(name, context, request[ADMIN].admin_id, actor(request)))
     _running.add(task)
     task.add_done_callback(_running.discard)
-    done, _ = await asyncio.wait({task}, timeout=WAIT_SECONDS)
-    if done and isinstance(task.exception(), JobLocked):
-        return await _jobs_page(request, 409, problem=str(task.exception()))
-    return pages.see_other("/admin/jobs")
+    await asyncio.wait({task}, timeout=WAIT_SECONDS)
+    return task
 
 
 @routes.get("/admin/jobs/{job_id}")

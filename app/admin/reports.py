@@ -3,11 +3,11 @@ assignments per week, overdue by city, and the item analysis of a course's quiz 
 table beside a chart drawn on the server (SVG, `admin/charts.html`), and a CSV download with
 the page's filters.
 
-The pages read summaries that the `reports` job (jobs/reports.py) recounts whole, every
-REFRESH_MINUTES, from the tables the API and the exports read (migration 0027): counting 1.5 M
-assignments and 2 M completions for each page took seconds (bench/README.md), a summary takes
-milliseconds. So a figure is as old as the last run, at most REFRESH_MINUTES and the run's
-length; each page says when it was counted.
+The pages only read the summaries that the `reports` job (jobs/reports.py) recounts whole,
+every REFRESH_MINUTES or when an editor presses Recount now, from the tables the API and the
+exports read (migrations 0027, 0043): counting 1.5 M assignments and 2 M completions for each
+page took seconds (bench/README.md), a summary takes milliseconds. So a figure is as old as
+the last run; each page says when it was counted.
 """
 
 from __future__ import annotations
@@ -15,48 +15,45 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterable, Sequence
-from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import urlencode
 
 import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.admin import roles
+from app.admin import job_runs, roles
 from app.admin.assign import rider_choices
 from app.admin.exports import csv_rows, stream_csv
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.report_charts import ATTEMPT_BUCKETS, SCORE_BUCKETS, charts, course_charts
-from app.core import database, html, sql
+from app.core import database, html, pages, sql
 from app.core.fields import Text
 from app.core.forms import read
-from app.core.keys import READ_POOL
+from app.core.keys import POOL, READ_POOL
 from app.training.courses import Course, read_course
 from app.training.riders import MARKETS, MAX_LENGTHS
-from jobs.reports import REFRESH_MINUTES
+from jobs.reports import JOB, REFRESH_MINUTES
+from jobs.scheduler import JobLocked
 
 routes = web.RouteTableDef()
 
 SQL = sql.load(
     "admin",
-    "refresh_report_assignments",
-    "refresh_report_completions",
-    "refresh_report_quiz_answers",
-    "refresh_report_wrong_options",
-    "refresh_report_quiz_attempts",
-    "report_refreshed",
     "report_refreshed_at",
     "report_paths",
     "report_weeks",
     "report_overdue",
     "report_courses",
     "report_questions",
-    "report_wrong_options",
+    "report_options",
     "report_distributions",
 )
 
 MAX_CITIES = 50
+# Rates are shown in percent with one decimal, half away from zero as PostgreSQL rounds.
+TENTH = Decimal("0.1")
 
 
 class ReportFilters(Schema):
@@ -89,21 +86,6 @@ def _assigned(values: dict) -> list:
     return [values.get("assigned_from"), values.get("assigned_to")]
 
 
-async def refresh(conn: asyncpg.Connection) -> datetime:
-    """Recount every summary the reports read, in one transaction (a page reads either the
-    old set or the new one, never a mix); returns when they were counted."""
-    async with conn.transaction():
-        for statement in (
-            SQL.refresh_report_assignments,
-            SQL.refresh_report_completions,
-            SQL.refresh_report_quiz_answers,
-            SQL.refresh_report_wrong_options,
-            SQL.refresh_report_quiz_attempts,
-        ):
-            await conn.execute(statement)
-        return await conn.fetchval(SQL.report_refreshed)
-
-
 def query_string(values: dict) -> str:
     """The filters as an address's query (repeated names for markets and cities)."""
     pairs = [(name, value) for name in ("markets", "cities") for value in values.get(name, [])]
@@ -132,19 +114,52 @@ async def overdue_report(pool: asyncpg.Pool, values: dict) -> list[asyncpg.Recor
 
 
 def top_wrong_options(course: Course, rows: Iterable[asyncpg.Record]) -> dict[int, str]:
-    """Per question, the text of the wrong option chosen most (the lower index on a tie); an
-    option the course now counts as correct, or no longer has, is left out."""
+    """Per question, the text of the wrong option chosen most in wrong answers (the lower
+    index on a tie); an option the course now counts as correct, or no longer has, is left
+    out."""
     best: dict[int, tuple[int, int]] = {}
     for row in rows:
-        question, option, chosen = row["question"], row["option"], row["chosen"]
+        question, option, wrong = row["question"], row["option"], row["wrong"]
         if question >= len(course.quiz):
             continue
         item = course.quiz[question]
         if option in item["correct"] or option >= len(item["options"]):
             continue
-        if (chosen, -option) > best.get(question, (0, 0)):
-            best[question] = (chosen, -option)
+        if (wrong, -option) > best.get(question, (0, 0)):
+            best[question] = (wrong, -option)
     return {q: course.quiz[q]["options"][-option] for q, (_, option) in best.items()}
+
+
+def option_counts(course: Course, question: int, answered: int, chosen: dict) -> list[dict]:
+    """Each option of the course's `question` now: its text, whether it is correct, how many
+    of the `answered` answers chose it (`chosen`: by option index) and that in percent."""
+    if question >= len(course.quiz):
+        return []
+    item = course.quiz[question]
+    return [
+        {
+            "text": text,
+            "correct": option in item["correct"],
+            "chosen": (count := chosen.get((question, option), 0)),
+            "rate": (Decimal(100 * count) / answered).quantize(TENTH, ROUND_HALF_UP)
+            if answered
+            else None,
+        }
+        for option, text in enumerate(item["options"])
+    ]
+
+
+# Moodle's question statistics flag a question whose discrimination index is below 30% as
+# "very likely" to need checking and below 50% as "likely" (docs/admin-panel.md).
+NEEDS_CHECKING = ((30, "very likely"), (50, "likely"))
+
+
+def needs_checking(discrimination: Decimal | None) -> str | None:
+    """How likely the question needs checking, from its discrimination index (None: not
+    flagged, or no index)."""
+    if discrimination is None:
+        return None
+    return next((words for below, words in NEEDS_CHECKING if discrimination < below), None)
 
 
 async def course_report(pool: asyncpg.Pool, course: Course, values: dict) -> dict:
@@ -152,9 +167,10 @@ async def course_report(pool: asyncpg.Pool, course: Course, values: dict) -> dic
     riders = _riders(values)
     async with database.planned_per_call(pool, readonly=True, isolation="repeatable_read") as conn:
         questions = await conn.fetch(SQL.report_questions, course.course_id, *riders)
-        wrong = await conn.fetch(SQL.report_wrong_options, course.course_id, *riders)
+        options = await conn.fetch(SQL.report_options, course.course_id, *riders)
         buckets = await conn.fetch(SQL.report_distributions, course.course_id, *riders)
-    top = top_wrong_options(course, wrong)
+    top = top_wrong_options(course, options)
+    chosen = {(row["question"], row["option"]): row["chosen"] for row in options}
     rows = [
         {
             **row,
@@ -162,6 +178,8 @@ async def course_report(pool: asyncpg.Pool, course: Course, values: dict) -> dic
             if row["question"] < len(course.quiz)
             else "",
             "top_wrong_option": top.get(row["question"], ""),
+            "options": option_counts(course, row["question"], row["answered"], chosen),
+            "needs_checking": needs_checking(row["discrimination"]),
         }
         for row in questions
     ]
@@ -199,6 +217,7 @@ async def _page_context(request: web.Request) -> tuple[dict, dict]:
         "query": "" if errors else query_string(values),
         "refreshed_at": refreshed_at,
         "refresh_minutes": REFRESH_MINUTES,
+        "recount": RECOUNT_OUTCOMES.get(request.query.get("recount", "")),
     }
     return values, context
 
@@ -220,6 +239,34 @@ async def reports_page(request: web.Request) -> web.Response:
     context |= {"paths": paths, "weeks": weeks, "overdue": overdue, "courses": courses}
     context |= charts(paths, weeks, overdue)
     return render(request, "admin/reports.html", context)
+
+
+# What Recount now says after its redirect (`?recount=`), by how the run went.
+RECOUNT_OUTCOMES = {
+    "done": "Recounted",
+    "started": "Recount started: it goes on in the background; reload the page to see it.",
+    "busy": "A recount is already running: the figures change when it finishes.",
+    "failed": "The recount failed: the Jobs page says why.",
+}
+
+
+@routes.post("/admin/reports/recount")
+@roles.needs("editor")
+async def recount_now(request: web.Request) -> web.Response:
+    """Recount the summaries now through the reports job (recorded on the jobs page like a run
+    of the schedule), then back to the reports saying how it went."""
+    # The primary's pool: a read replica may not have the new time yet.
+    pool = request.app[POOL]
+    before = await pool.fetchval(SQL.report_refreshed_at)
+    task = await job_runs.start(request, JOB.name)
+    if not task.done():
+        outcome = "started"
+    elif isinstance(task.exception(), JobLocked):
+        outcome = "busy"
+    else:
+        after = await pool.fetchval(SQL.report_refreshed_at)
+        outcome = "done" if after != before else "failed"
+    return pages.see_other(f"/admin/reports?recount={outcome}")
 
 
 COURSE = "/admin/reports/courses/{course_id:[0-9a-fA-F-]{36}}"

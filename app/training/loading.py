@@ -32,6 +32,7 @@ from app.training.course_records import validate_courses, write_courses
 from app.training.pins import hash_pin, pepper_of
 from app.training.records import CompletionRecordSchema, PathRecordSchema
 from app.training.riders import RowError, parse_rider
+from app.webhooks import events as webhooks
 
 SQL = sql.load(
     "training",
@@ -98,9 +99,10 @@ async def write_completions(conn: asyncpg.Connection, _count: int) -> None:
 
 async def after_load(conn: asyncpg.Connection) -> None:
     """Completes and assigns what the loaded records call for; load-data writes no webhook
-    events (DESIGN §12): a load is the service's own data, not news for integrators."""
+    events (docs/webhooks.md): a load is the service's own data, not news for integrators."""
+    await webhooks.without_assignment_events(conn)
     await conn.execute(SQL.complete_assignments)
-    await store.run_rules(conn, None, events=False)
+    await store.run_rules(conn, None)
 
 
 SECTIONS = [

@@ -11,7 +11,6 @@ still recognised by `pin_matches`; the next upsert with a PIN rewrites them.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import os
@@ -48,10 +47,7 @@ def with_pin_hashes(riders: Sequence[Rider], pepper: bytes | None) -> list[Rider
     """The riders as they are stored: a PIN sent becomes its hash (`pin_hash`), and the PIN
     itself is dropped."""
     return [
-        dataclasses.replace(rider, pin=None, pin_hash=hash_pin(pepper, rider.pin))
-        if rider.pin
-        else rider
-        for rider in riders
+        rider.with_pin_hash(hash_pin(pepper, rider.pin)) if rider.pin else rider for rider in riders
     ]
 
 

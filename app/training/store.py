@@ -75,13 +75,11 @@ async def run_rules(
     conn: asyncpg.Connection,
     rider_ids: Sequence[str] | None,
     path_id: uuid.UUID | None = None,
-    *,
-    events: bool = True,
 ) -> int:
     """Run the automatic rules for these riders (None: every rider), of one path (None: every
-    path); returns assignments made. With `events` (not for load-data), their webhook events
-    are written in the same statement."""
-    return await conn.fetchval(SQL.run_rules, rider_ids, path_id, events)
+    path); returns assignments made. Their webhook events are written by the trigger on
+    assignments, in the same statement."""
+    return await conn.fetchval(SQL.run_rules, rider_ids, path_id)
 
 
 async def save_flag(

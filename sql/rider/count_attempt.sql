@@ -1,7 +1,7 @@
 -- Counts a quiz attempt of rider $1 in course $2 shown in language $3, scoring $4 (passed
 -- $5), in one statement with the view of the page it answers (the record's time spent, last
--- view and language as view_course.sql keeps them, under the same rule of who may open the
--- course and the same check of the versions shown, $8–$10). Its writes: the quiz form's
+-- view and language as view_course.sql keeps them, under the rule of who may open the course
+-- and the check of the versions shown, $8–$10: rider_open_course). Its writes: the quiz form's
 -- attempt_id $7 with its grade (the indexes of the questions not answered right), when the
 -- form sent one; then, unless that attempt_id was recorded before, the record (created by a
 -- quiz answered before any view) with attempts + 1 and the best score kept, the attempt, and
@@ -13,22 +13,10 @@
 -- plan. Returns one row: `opened` (false: the rider may not open the course, or it is no
 -- longer the version shown, and nothing was written), `repeat`, and the record when counted
 -- (completedAt and proof code set when passed before), locked until the transaction ends.
--- Served by the primary keys of courses, course_translations, path_courses, course_results,
--- quiz_attempts, quiz_answers and quiz_attempt_ids and the rider_id prefix of
--- assignments_once.
+-- Served by rider_open_course's indexes and the primary keys of course_results,
+-- quiz_attempts, quiz_answers and quiz_attempt_ids.
 WITH course AS (
-    SELECT c.course_id
-    FROM courses c
-    WHERE c.course_id = $2
-      AND c.published
-      AND EXISTS (SELECT FROM assignments a
-                  JOIN path_courses pc ON pc.path_id = a.path_id AND pc.course_id = c.course_id
-                  WHERE a.rider_id = $1)
-      AND ($8::xid IS NULL
-           OR c.xmin = $8::xid
-              AND (SELECT t.xmin FROM course_translations t
-                   WHERE t.course_id = c.course_id AND t.language = $9)
-                  IS NOT DISTINCT FROM $10::xid)
+    SELECT course_id FROM rider_open_course($1, $2, $8, $9, $10)
 ), answer AS (
     SELECT q.n - 1 AS question, q.chosen, q.correct
     FROM ROWS FROM (jsonb_to_recordset($6::jsonb) AS (chosen smallint[], correct boolean))

@@ -1,7 +1,8 @@
 -- Assigns rider $1 every active 'flag' path for flag type $2 whose filters the rider matches,
 -- unless the rider is inactive or has the path open now (the conflict target skips it), in
--- path_id order, and writes the webhook events of flag $3 (`flag.created`, with the number
--- of assignments) and of each assignment for the endpoints subscribed.
+-- path_id order, and writes the webhook event of flag $3 (`flag.created`, with the number of
+-- assignments) for the endpoints subscribed; the assignments' own events are written by the
+-- trigger on assignments (webhook_assignment_events).
 -- Returns the path_id of each assignment created. Served by riders' primary
 -- key and assignments_once (the conflict target: an open row is one NULL completed_at per
 -- rider and path); paths are few and scanned.
@@ -9,7 +10,8 @@ WITH created AS (
     INSERT INTO assignments (rider_id, path_id, why, deadline, completed_at)
     SELECT r.rider_id, p.path_id, 'flag',
            now() + make_interval(days => p.days_to_complete),
-           CASE WHEN training_path_passed(r.rider_id, p.path_id) THEN now() END
+           CASE WHEN EXISTS (SELECT FROM training_path_passers(p.path_id, ARRAY[r.rider_id]))
+                THEN now() END
     FROM riders r
     JOIN paths p ON p.active AND p.rule = 'flag' AND $2 = ANY (p.flag_types)
     WHERE r.rider_id = $1
@@ -19,16 +21,7 @@ WITH created AS (
       AND (p.nationalities = '{}' OR r.nationality = ANY (p.nationalities))
     ORDER BY p.path_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
-    RETURNING rider_id, path_id, deadline, completed_at, why
-),
-events AS (
-    INSERT INTO webhook_deliveries (endpoint_id, event_type, rider_id, path_id, deadline,
-                                    completed_at, why)
-    SELECT s.endpoint_id, s.event_type, c.rider_id, c.path_id, c.deadline, c.completed_at, c.why
-    FROM created c
-    JOIN webhook_subscriptions s
-      ON s.event_type = 'assignment.created'
-      OR (s.event_type = 'assignment.completed' AND c.completed_at IS NOT NULL)
+    RETURNING path_id
 ),
 flag_event AS (
     INSERT INTO webhook_deliveries (endpoint_id, event_type, data)

@@ -3,36 +3,23 @@
 -- every filter given ($3 markets, $4 vehicle types, $5 statuses, $7 cities in lower case;
 -- NULL: not given; the riders filter of training_rider_matches),
 -- is not inactive and has not the path open (the conflict target skips it); the path's own
--- rule, filters and Active are ignored. A rider who already passed every course of the path
--- gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
+-- rule, filters and Active are ignored. A rider who already passed the path
+-- (training_path_passers: every rider who did, one count over the path's results, whatever
+-- $2 holds: 250,000 IDs would be 250,000 probes a course) gets a completed assignment. Inserted in rider_id order, the lock order of every assignment
 -- insert. With $8 true (the panel's preview) nothing is inserted and `would_create` counts the
--- riders who would get the path (those without it open). Each assignment made writes its
--- webhook events (`assignment.created`, and `assignment.completed` when completed at once)
--- for the endpoints subscribed, in the same statement, as the assignment's facts (their data
--- objects are built when sent: webhook_event_data).
+-- riders who would get the path (those without it open). The assignments' webhook events
+-- are written by the trigger on assignments (webhook_assignment_events).
 -- With $9 given (the panel's confirm: the count its preview showed), nothing is inserted
 -- unless the riders who would get the path are still $9, in this statement's snapshot.
 -- Returns path_found (0 or 1), created, and with $8 or $9 given: would_create (riders matching
 -- without the path open) and matched (riders matching).
 -- Served by riders' primary key (one ordered scan for the IDs in $2, duplicates counted once;
--- a scan of riders for filters alone), course_results_course (riders who passed the path's
--- courses) and assignments_once (the conflict target, and the preview's open check).
+-- a scan of riders for filters alone), training_path_passers' indexes and assignments_once (the conflict target, and the preview's open check).
 -- The riders come from two branches, each of which is empty unless its case applies, never
 -- from "$2 IS NULL OR rider_id = ANY ($2)": after five calls PostgreSQL may plan a statement
 -- once for all parameters, and that plan compared every rider with every ID given (minutes).
 WITH path AS (
     SELECT path_id, days_to_complete FROM paths WHERE path_id = $1
-),
-course_count AS (
-    SELECT count(*) AS n FROM path_courses WHERE path_id = $1
-),
-passed AS (
-    SELECT cr.rider_id
-    FROM path_courses pc
-    JOIN course_results cr ON cr.course_id = pc.course_id AND cr.completed_at IS NOT NULL
-    WHERE pc.path_id = $1
-    GROUP BY cr.rider_id
-    HAVING count(*) = (SELECT n FROM course_count)
 ),
 chosen AS (
     SELECT * FROM riders r
@@ -44,11 +31,10 @@ chosen AS (
 matching AS (
     SELECT r.rider_id, path.path_id,
            now() + make_interval(days => path.days_to_complete) AS deadline,
-           CASE WHEN passed.rider_id IS NOT NULL OR (SELECT n FROM course_count) = 0
-                THEN now() END AS completed_at
+           CASE WHEN passed.rider_id IS NOT NULL THEN now() END AS completed_at
     FROM path
     CROSS JOIN chosen r
-    LEFT JOIN passed ON passed.rider_id = r.rider_id
+    LEFT JOIN training_path_passers($1, NULL) passed ON passed.rider_id = r.rider_id
     WHERE r.status <> 'inactive'
 ),
 would_create AS (
@@ -66,16 +52,7 @@ created AS (
       AND ($9::bigint IS NULL OR (SELECT n FROM would_create) = $9::bigint)
     ORDER BY rider_id
     ON CONFLICT (rider_id, path_id, completed_at) DO NOTHING
-    RETURNING rider_id, path_id, deadline, completed_at, why
-),
-events AS (
-    INSERT INTO webhook_deliveries (endpoint_id, event_type, rider_id, path_id, deadline,
-                                    completed_at, why)
-    SELECT s.endpoint_id, s.event_type, c.rider_id, c.path_id, c.deadline, c.completed_at, c.why
-    FROM created c
-    JOIN webhook_subscriptions s
-      ON s.event_type = 'assignment.created'
-      OR (s.event_type = 'assignment.completed' AND c.completed_at IS NOT NULL)
+    RETURNING rider_id
 )
 SELECT (SELECT count(*) FROM path) AS path_found,
        (SELECT count(*) FROM created) AS created,

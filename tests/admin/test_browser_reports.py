@@ -2,16 +2,30 @@
 screen: the charts are drawn without JavaScript beside their tables, nothing is wider than
 the window, axe-core finds no violation, and an overdue city leads to its riders."""
 
-from pathlib import Path
-
 from axe_playwright_python.async_playwright import Axe
 
-from app.admin import reports
 from app.core import database
+from jobs.reports import recount
 from tests.rider.rows import QUIZ, add_course, add_path
 from tests.web import PHONE, sign_in_page
 
-SCREENSHOTS = Path("/tmp/reports-screenshots")
+PATHS_HEADINGS = [
+    "Path",
+    "Assigned",
+    "Completed",
+    "Completion rate",
+    "Overdue",
+    "Median days to complete",
+]
+QUESTION_HEADINGS = [
+    "Question",
+    "Answered",
+    "Right at the first attempt",
+    "Right over all attempts (facility index)",
+    "Discrimination index",
+    "Wrong option chosen most",
+]
+
 WIDE = {"width": 1280, "height": 900}
 
 
@@ -25,7 +39,10 @@ async def _data(conn) -> str:
         " FROM generate_series(1, 30) i"
     )
     course_id = await add_course(conn, "Food safety", quiz=QUIZ)
-    for name in ("Road safety basics", "Food handling for riders"):
+    for name in (
+        "Road safety basics",
+        "Food handling for riders on motorbikes, in the summer heat and at night",
+    ):
         path_id = await add_path(conn, name, [course_id])
         await conn.execute(
             "INSERT INTO assignments (rider_id, path_id, why, assigned_at, deadline, completed_at)"
@@ -59,6 +76,56 @@ async def _data(conn) -> str:
     return str(course_id)
 
 
+# Every table heading of the page shown, or reachable by scrolling its table's own region
+# sideways; at `all_shown` none may need scrolling. Returns the headings' texts.
+HEADINGS = """(allShown) => {
+  const problems = [];
+  const texts = [];
+  for (const th of document.querySelectorAll("main th")) {
+    const region = th.closest(".table-wrap");
+    const scrolls = region && region.scrollWidth > region.clientWidth;
+    if (allShown && scrolls) problems.push("scrolls: " + th.textContent);
+    if (scrolls) th.scrollIntoView({inline: "nearest", block: "nearest"});
+    const box = th.getBoundingClientRect();
+    const inside = region ? region.getBoundingClientRect() : {left: 0, right: innerWidth};
+    if (box.width === 0 || box.left < inside.left - 1 || box.right > inside.right + 1
+        || box.right > innerWidth + 1) problems.push("hidden: " + th.textContent);
+    if (region) region.scrollLeft = 0;
+    texts.push(th.textContent);
+  }
+  return {problems, texts};
+}"""
+
+# Every text of the charts: drawn at 12 px or more, inside its chart, never cut with "…".
+CHART_TEXTS = """() => {
+  const problems = [];
+  for (const text of document.querySelectorAll("svg.chart text")) {
+    const box = text.getBBox();
+    const px = text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize);
+    if (px < 12) problems.push(`${text.textContent}: ${px.toFixed(1)} px`);
+    // Inside the chart's view box (in its own units), so not clipped.
+    const outside = box.x < 0 || box.x + box.width > text.ownerSVGElement.viewBox.baseVal.width;
+    if (outside) problems.push("outside: " + text.textContent);
+    if (text.textContent.includes("…")) problems.push("cut: " + text.textContent);
+  }
+  return problems;
+}"""
+
+
+async def _every_column_and_label_shows(page, width: int, headings: list[str]) -> None:
+    found = await page.evaluate(HEADINGS, width >= WIDE["width"])
+    assert found["problems"] == [], (width, found["problems"])
+    assert all(heading in found["texts"] for heading in headings), found["texts"]
+    assert await page.evaluate(CHART_TEXTS) == [], width
+
+
+async def _screenshots(page, name: str, width: int) -> None:
+    """The page and each of its report sections, for a person to look at."""
+    await page.screenshot(path=f"/tmp/reports-{name}-{width}.png", full_page=True)
+    for section in await page.eval_on_selector_all("main section", "ss => ss.map(s => s.id)"):
+        await page.locator(f"#{section}").screenshot(path=f"/tmp/reports-{section}-{width}.png")
+
+
 async def _fits_and_passes_axe(page, width: int) -> None:
     assert await page.evaluate("document.documentElement.scrollWidth") <= width
     results = await Axe().run(page)
@@ -68,11 +135,10 @@ async def _fits_and_passes_axe(page, width: int) -> None:
 async def test_the_reports_on_a_phone_and_a_wide_screen(
     live_server, database_url, make_admin, phone_page
 ):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with database.connect(database_url) as conn:
         course_id = await _data(conn)
-        await reports.refresh(conn)
-    admin = await make_admin()
+        await recount(conn)
+    admin = await make_admin(role="editor")
     page = phone_page
     await sign_in_page(page, live_server, admin.email, admin.password)
     await page.click("nav >> text=Reports")
@@ -81,25 +147,35 @@ async def test_the_reports_on_a_phone_and_a_wide_screen(
     titles = await page.eval_on_selector_all("svg.chart title", "ts => ts.map(t => t.textContent)")
     assert titles == [
         "Completion rate per path, in percent",
-        "Completions and new assignments per week, last 12 weeks",
+        "Completions per week, last 12 weeks, on a scale of its own",
+        "New assignments per week, last 12 weeks, on a scale of its own",
         "Overdue assignments per city",
     ]
+    # Each weekly line has its own value axis, with more ticks than 0 and the top.
+    for key in ("completions", "assignments"):
+        ticks = await page.locator(f"#weeks-{key}-chart .chart-axis[text-anchor=end]").count()
+        assert ticks >= 3, key
     assert await page.locator("#paths-title + p + .report table tbody tr").count() == 2
-    await _fits_and_passes_axe(page, PHONE["width"])
-    await page.screenshot(path=SCREENSHOTS / "reports-360.png", full_page=True)
-    await page.set_viewport_size(WIDE)
-    await _fits_and_passes_axe(page, WIDE["width"])
-    await page.screenshot(path=SCREENSHOTS / "reports-1280.png", full_page=True)
+    for width in (PHONE["width"], WIDE["width"]):
+        await page.set_viewport_size(PHONE if width == PHONE["width"] else WIDE)
+        await _every_column_and_label_shows(page, width, PATHS_HEADINGS)
+        await _fits_and_passes_axe(page, width)
+        await _screenshots(page, "page", width)
+
+    # Recount now, as an editor: back on the reports, which say when.
+    await page.click("text=Recount now")
+    assert page.url.endswith("/admin/reports?recount=done")
+    assert (await page.text_content("[role=status]")).startswith("Recounted at ")
 
     # The item analysis of the quiz course, from the reports page.
     await page.click("text=Food safety")
     assert await page.text_content("h1") == "Item analysis: Food safety"
     assert await page.locator("svg.chart").count() == 3
-    await _fits_and_passes_axe(page, WIDE["width"])
-    await page.screenshot(path=SCREENSHOTS / "report-course-1280.png", full_page=True)
-    await page.set_viewport_size(PHONE)
-    await _fits_and_passes_axe(page, PHONE["width"])
-    await page.screenshot(path=SCREENSHOTS / "report-course-360.png", full_page=True)
+    for width in (WIDE["width"], PHONE["width"]):
+        await page.set_viewport_size(PHONE if width == PHONE["width"] else WIDE)
+        await _every_column_and_label_shows(page, width, QUESTION_HEADINGS)
+        await _fits_and_passes_axe(page, width)
+        await _screenshots(page, "course", width)
     assert course_id in page.url
 
     # An overdue city's bar leads to the riders there with overdue training.

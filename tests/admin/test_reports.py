@@ -8,6 +8,7 @@ import csv
 import html
 import io
 import re
+import statistics
 import uuid
 from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,7 @@ from urllib.parse import quote
 
 import pytest
 
-from app.admin import reports
+from jobs.reports import recount
 from tests.rider.rows import API_KEY, QUIZ, add_course, add_path, form, save_riders
 from tests.web import PageClient, sign_in
 
@@ -168,12 +169,30 @@ def _rate(part: int, whole: int) -> str:
     return _one_decimal(100 * part / whole)
 
 
+def _discrimination(sent: list[tuple[int, dict]], index: int) -> str:
+    """The discrimination index's cell of question `index` over the attempts `sent`: the
+    correlation of the question's score (1 right, 0 wrong) with the rest of the attempt's."""
+    right = [
+        [set(answers[f"q{i}"]) == {str(o) for o in q["correct"]} for i, q in enumerate(QUIZ)]
+        for _, answers in sent
+    ]
+    own = [int(marks[index]) for marks in right]
+    rest = [sum(marks) - marks[index] for marks in right]
+    if len(set(own)) < 2 or len(set(rest)) < 2:
+        return "none (answers all alike)"
+    value = _one_decimal(100 * statistics.correlation(own, rest))
+    words = next(
+        (w for below, w in ((30, "very likely"), (50, "likely")) if float(value) < below), ""
+    )
+    return f"{value}%" + (f" needs checking: {words}" if words else "")
+
+
 @pytest.mark.parametrize("query", ["", "markets=AE", "markets=KW&cities=Kuwait+City"])
 async def test_every_figure_on_the_reports_agrees_with_the_api_and_the_exports(
     client, db, make_admin, query
 ):
     made = await _data(client, db)
-    await reports.refresh(db)
+    await recount(db)
     account = await make_admin()
     assert (await sign_in(client, account)).status == 303
     filters = dict(pair.split("=") for pair in query.split("&") if pair)
@@ -295,6 +314,7 @@ async def test_every_figure_on_the_reports_agrees_with_the_api_and_the_exports(
                 str(len(sent)),
                 f"{_rate(sum(set(a[key]) == right for a in first), len(first))}% (of {len(first)})",
                 f"{_rate(sum(set(a[key]) == right for _, a in sent), len(sent))}%",
+                _discrimination(sent, index),
                 question["options"][top] if top is not None else "",
             ]
         ) if sent else None
@@ -310,7 +330,7 @@ async def test_every_figure_on_the_reports_agrees_with_the_api_and_the_exports(
             r["topWrongOption"],
         ]
         for r in course_csv
-    ] == [[e[0], e[1], e[2], e[3].split("%")[0], e[4].rstrip("%"), e[5]] for e in expected if sent]
+    ] == [[e[0], e[1], e[2], e[3].split("%")[0], e[4].rstrip("%"), e[6]] for e in expected if sent]
     # Attempts to pass: the API's attempts of the course's completions (riders stop on a pass).
     passed = Counter(c["attempts"] for c in completions if c["courseId"] == str(course_id))
     assert _table(course_page, "attempts") == [
@@ -412,3 +432,134 @@ async def test_a_course_without_a_quiz_has_no_item_analysis(admin_client, db):
     course_id = await add_course(db, "Reading only", quiz=[])
     assert (await admin_client.get(f"/admin/reports/courses/{course_id}")).status == 404
     assert (await admin_client.get(f"/admin/reports/courses/{uuid.uuid4()}.csv")).status == 404
+
+
+# Four riders' first attempts at QUIZ (right: 1, wrong: 0) and the options they chose:
+#        q0        q1           q2
+#   A    1 {0}     1 {0,2}      1 {1}
+#   B    1 {0}     0 {0}        1 {1}
+#   C    0 {1}     0 {1}        1 {1}
+#   D    0 {1}     1 {0,2}      0 {0}
+HAND_ANSWERS = {
+    "R-A": ([0], [0, 2], [1]),
+    "R-B": ([0], [0], [1]),
+    "R-C": ([1], [1], [1]),
+    "R-D": ([1], [0, 2], [0]),
+}
+
+
+async def test_the_item_analysis_agrees_with_figures_worked_out_by_hand(admin_client, db):
+    await db.execute(
+        "INSERT INTO riders (rider_id, name, market, city)"
+        " SELECT unnest($1::text[]), 'Rider', 'AE', 'Dubai'",
+        list(HAND_ANSWERS),
+    )
+    course_id = await add_course(db, "Food safety", quiz=QUIZ)
+    await db.execute(
+        "INSERT INTO course_results (rider_id, course_id, language, started_at, attempts)"
+        " SELECT unnest($1::text[]), $2, 'en', now(), 1",
+        list(HAND_ANSWERS),
+        course_id,
+    )
+    for rider_id, chosen in HAND_ANSWERS.items():
+        marks = [set(c) == set(q["correct"]) for c, q in zip(chosen, QUIZ, strict=True)]
+        await db.execute(
+            "INSERT INTO quiz_attempts (course_id, rider_id, attempt, score, passed)"
+            " VALUES ($1, $2, 1, $3, $4)",
+            course_id,
+            rider_id,
+            round(100 * sum(marks) / 3, 2),
+            all(marks),
+        )
+        await db.executemany(
+            "INSERT INTO quiz_answers (course_id, rider_id, attempt, question, chosen, correct)"
+            " VALUES ($1, $2, 1, $3, $4, $5)",
+            [
+                (course_id, rider_id, q, c, m)
+                for q, (c, m) in enumerate(zip(chosen, marks, strict=True))
+            ],
+        )
+    await recount(db)
+    page = await (await admin_client.get(f"/admin/reports/courses/{course_id}")).text()
+    # Facility: right answers of 4. Discrimination: Pearson's r of the question's marks x and
+    # the rest of the attempt's y = (right answers in the attempt) − x:
+    #   q0: x 1,1,0,0  y 2,1,1,1  Σdx·dy 0.5   Σdx² 1  Σdy² 0.75  r = 0.5/√0.75   =  57.7%
+    #   q1: x 1,0,0,1  y 2,2,1,0  Σdx·dy −0.5  Σdx² 1  Σdy² 2.75  r = −0.5/√2.75  = −30.2%
+    #   q2: x 1,1,1,0  y 2,1,0,1  Σdx·dy 0     (x̄ 0.75, ȳ 1)       r = 0          =   0.0%
+    # Below 30%: very likely needs checking; below 50%: likely (Moodle's thresholds).
+    assert _table(page, "questions") == [
+        ["1", QUIZ[0]["question"], "4", "50.0% (of 4)", "50.0%", "57.7%", "Seat"],
+        [
+            "2",
+            QUIZ[1]["question"],
+            "4",
+            "50.0% (of 4)",
+            "50.0%",
+            "-30.2% needs checking: very likely",
+            "Phone",
+        ],
+        [
+            "3",
+            QUIZ[2]["question"],
+            "4",
+            "75.0% (of 4)",
+            "75.0%",
+            "0.0% needs checking: very likely",
+            "Never",
+        ],
+    ]
+    # Each option: the answers that chose it, of the question's 4.
+    options = _section(page, "options")
+    tables = re.findall(r"<tbody>(.*?)</tbody>", options, re.S)
+    cells = [
+        [
+            [
+                html.unescape(re.sub(r"<[^>]+>", "", c))
+                for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)
+            ]
+            for r in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+        ]
+        for body in tables
+    ]
+    assert cells == [
+        [["Hot bag (right)", "2", "50.0%"], ["Seat", "2", "50.0%"]],
+        [
+            ["Helmet (right)", "3", "75.0%"],
+            ["Phone", "1", "25.0%"],
+            ["Lights (right)", "2", "50.0%"],
+        ],
+        [["Never", "1", "25.0%"], ["Before pick-up (right)", "3", "75.0%"]],
+    ]
+
+
+async def test_recount_now_runs_the_reports_job_for_editors_only(make_client, make_admin, db):
+    await db.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'Rider', 'AE')")
+    path_id = await add_path(db, "Basics", [await add_course(db, "Course", quiz=[])])
+    await db.execute(
+        "INSERT INTO assignments (rider_id, path_id, why, deadline)"
+        " VALUES ('R-1', $1, 'api', now() - interval '1 day')",
+        path_id,
+    )
+    viewer, editor = PageClient(await make_client()), PageClient(await make_client())
+    for client, role in ((viewer, "viewer"), (editor, "editor")):
+        account = await make_admin(email=f"{role}@example.com", role=role)
+        assert (await sign_in(client.client, account)).status == 303
+    # Before the first count: the page says so and leads to the Jobs page, where runs are.
+    page = await (await viewer.get("/admin/reports")).text()
+    assert '<a href="/admin/jobs">Not counted yet</a>' in page
+    assert "Recount now" not in page
+    forbidden = await viewer.submit("/admin/reports/recount", {}, form_page="/admin/reports")
+    assert forbidden.status == 403
+    assert await db.fetchval("SELECT count(*) FROM job_runs") == 0
+
+    assert "Recount now" in await (await editor.get("/admin/reports")).text()
+    response = await editor.submit("/admin/reports/recount", {}, form_page="/admin/reports")
+    assert response.status == 303
+    assert response.headers["Location"] == "/admin/reports?recount=done"
+    page = await (await editor.get(response.headers["Location"])).text()
+    counted = await db.fetchval("SELECT refreshed_at FROM report_refresh")
+    assert f"Recounted at {counted:%Y-%m-%d %H:%M:%S} UTC." in page
+    assert _table(page, "overdue") == [["(no city)", "AE", "1"]]
+    run = await db.fetchrow("SELECT job, outcome, started_by FROM job_runs")
+    assert (run["job"], run["outcome"]) == ("reports", "succeeded")
+    assert run["started_by"] is not None

@@ -15,11 +15,11 @@ import uuid
 
 from aiohttp import web
 
-from app.admin import reports
 from app.admin.guard import PUBLIC_PATHS
 from app.admin.layout import FORBIDDEN_HINT
 from app.admin.roles import ROLES
 from app.web import create_app
+from jobs.reports import recount
 from tests.admin.riders_data import COURSE_ID, PATH_ID, add_history, add_riders
 from tests.conftest import make_settings
 from tests.web import PageClient, csrf_of, sign_in
@@ -141,7 +141,7 @@ async def test_a_viewer_changes_nothing_anywhere(make_client, make_admin, db):
 async def test_a_viewer_reads_pages_and_reports_but_exports_no_riders(make_client, make_admin, db):
     await add_riders(db)
     await add_history(db)
-    await reports.refresh(db)
+    await recount(db)
     viewer = await _client_as(make_client, make_admin, "viewer")
     for address in (
         "/admin",
@@ -246,7 +246,7 @@ async def test_a_market_limited_editor_sees_and_touches_only_their_markets(
     make_client, make_admin, db
 ):
     await _add_jo_riders(db)
-    await reports.refresh(db)
+    await recount(db)
     editor = await _client_as(make_client, make_admin, "editor", markets=("JO",))
 
     page = await (await editor.get("/admin/riders")).text()

@@ -52,7 +52,7 @@ def test_repeatable_scripts_replace_their_functions_on_every_migrate(
     assert {path.stem for path in scripts} >= {
         "shop_import_users",
         "shop_kit_entries",
-        "training_path_passed",
+        "training_path_passers",
         "training_proof_code",
     }
     # The scripts, not the migrations' first versions, are what runs: the proof code draws on

@@ -5,6 +5,7 @@ import hashlib
 
 import pytest
 
+import app.training.riders as riders_module
 from app.training.pins import pepper_of, pin_matches
 from tests.conftest import make_settings
 from tests.training.conftest import AUTH
@@ -559,3 +560,42 @@ async def test_overlapping_upserts_in_parallel_never_fail_or_lose_a_rider(client
     assert sum(body["enrollmentsCreated"] for _, body in results) == 1500
     assert await db.fetchval("SELECT count(*) FROM riders") == 1500
     assert await db.fetchval("SELECT count(*) FROM assignments") == 1500
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        {"riderId": " R-1 ", "name": " Sam ", "market": "qatar"},
+        {"riderId": "R-1", "name": "Sam", "market": " ae ", "phone": " +974 (55) 12-34 [56] "},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "phone": "", "city": "  "},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "vehicleType": " MotorBike "},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "language": " AR ", "status": ""},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "status": "inactive", "pin": "12345678"},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "nationality": "x" * 60, "extra": 1},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "language": "", "pin": ""},
+    ],
+)
+def test_the_quick_check_of_a_row_reads_it_as_the_field_by_field_check(row):
+    # `_well_formed` is parse_riders' fast path; any row it is unsure of goes to parse_rider.
+    quick = riders_module._well_formed(row)
+    assert quick is None or quick == riders_module.parse_rider(row)
+    assert riders_module.parse_riders([row])[0] == [riders_module.parse_rider(row)]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "phone": "+97"},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "language": "fr"},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "status": "Active"},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "pin": "12a4"},
+        {"riderId": "R-1", "name": "Sam", "market": "AE", "city": "c" * 101},
+        {"riderId": "R-1", "name": "Sam\x00", "market": "AE"},
+        {"riderId": "R-1", "name": " ", "market": "AE"},
+        {"riderId": "R-1", "market": "AE"},
+        {"riderId": "R-1", "name": "Sam", "market": "FR"},
+        ["R-1"],
+    ],
+)
+def test_the_quick_check_leaves_every_faulty_row_to_the_field_by_field_check(row):
+    assert riders_module._well_formed(row) is None

@@ -176,3 +176,119 @@ async def test_a_quiz_pass_writes_the_feed_record_with_its_cursor(client, db):
     # Passing again (a retake) is no new completion.
     await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
     assert len(await events(db, endpoint)) == 2
+
+
+# Every way assignments are made or completed, each making one assignment of rider R-1 that
+# the rider already passed (so created completed at once), or completing one: the events are
+# written once, by the trigger on assignments, whichever statement made the change.
+async def _by_api(api, db, course):
+    path = await add_path(db, "manual", [course])
+    await api.post("/api/v1/assignments", {"pathId": str(path), "riderIds": ["R-1"]})
+    return path, "api"
+
+
+async def _by_rules_on_upsert(api, db, course):
+    path = await add_path(db, "all_matching", [course])
+    await api.post("/api/v1/riders", {"riders": [{"riderId": "R-1", "name": "N", "market": "AE"}]})
+    return path, "rule"
+
+
+async def _by_flag(api, db, course):
+    path = await add_path(db, "flag", [course], flag_types=["equipment"])
+    await store.save_flag(db, "R-1", "equipment", None)
+    return path, "flag"
+
+
+async def _by_panel_assign(api, db, course):
+    path = await add_path(db, "manual", [course])
+    await store.assign_path(db, path, None, ["AE"], None, None, why="admin")
+    return path, "admin"
+
+
+async def _by_path_save(api, db, course):
+    path = await add_path(db, "onboarding", [course])
+    await db.execute("UPDATE riders SET status = 'onboarding'")
+    await store.run_rules(db, None, path)
+    return path, "rule"
+
+
+MAKERS = [_by_api, _by_rules_on_upsert, _by_flag, _by_panel_assign, _by_path_save]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+async def test_each_way_of_assigning_writes_its_events_once(api, db, make):
+    await add_rider(db, "R-1")
+    course = await add_course(db)
+    await add_result(db, "R-1", course, utc(2026, 1, 1), "K7QX3MPA")
+    await add_endpoint(db, events=["assignment.created", "assignment.completed"])
+    path, source = await make(api, db, course)
+    assert without_times(await events(db)) == [
+        created("R-1", path, source),
+        ("assignment.completed", {"riderId": "R-1", "pathId": str(path)}),
+    ]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+async def test_no_way_of_assigning_writes_an_event_nobody_subscribes_to(api, db, make):
+    await add_rider(db, "R-1")
+    course = await add_course(db)
+    await add_result(db, "R-1", course, utc(2026, 1, 1), "K7QX3MPA")
+    await add_endpoint(db, events=["completion.created"])
+    await add_endpoint(db, enabled=False)
+    await make(api, db, course)
+    assert await db.fetchval("SELECT count(*) FROM assignments") == 1
+    assert await events(db) == []
+
+
+async def test_only_completing_an_assignment_writes_assignment_completed(db):
+    await add_rider(db, "R-1")
+    path = await add_path(db, "manual", [await add_course(db)])
+    assert await store.assign_path(db, path, ["R-1"], None, None, None) == 1
+    await add_endpoint(db)
+    # Another change to an assignment is no event; completing it is one.
+    await db.execute("UPDATE assignments SET deadline = deadline + interval '1 day'")
+    assert await events(db) == []
+    await db.execute("UPDATE assignments SET completed_at = now()")
+    await db.execute("UPDATE assignments SET deadline = deadline + interval '1 day'")
+    assert without_times(await events(db)) == [
+        ("assignment.completed", {"riderId": "R-1", "pathId": str(path)})
+    ]
+
+
+async def test_load_data_completing_assignments_writes_no_event(db):
+    await add_rider(db, "R-1")
+    course = await add_course(db)
+    path = await add_path(db, "manual", [course])
+    assert await store.assign_path(db, path, ["R-1"], None, None, None) == 1
+    await add_endpoint(db)
+    document = {
+        "completions": [
+            {
+                "riderId": "R-1",
+                "courseId": str(course),
+                "language": "en",
+                "startedAt": "2026-01-01T00:00:00Z",
+                "completedAt": "2026-01-01T00:10:00Z",
+                "score": 90,
+                "attempts": 1,
+                "timeSpentSeconds": 600,
+            }
+        ]
+    }
+    await load_document(db, document, SECTIONS, [after_load], settings=make_settings())
+    assert await db.fetchval("SELECT completed_at IS NOT NULL FROM assignments") is True
+    assert await events(db) == []
+    # The setting ended with the load's transaction: the next completion is news again.
+    await db.execute("UPDATE assignments SET completed_at = NULL")
+    await db.execute("UPDATE assignments SET completed_at = now()")
+    assert [event_type for event_type, _ in await events(db)] == ["assignment.completed"]
+
+
+async def test_a_quiz_pass_completes_its_assignment_without_event_nobody_subscribes_to(client, db):
+    await add_app_rider(client)
+    rider = await signed_in(client)
+    course_id = await course_for(db)
+    await add_endpoint(db, events=["completion.created"])
+    await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
+    assert await db.fetchval("SELECT completed_at IS NOT NULL FROM assignments") is True
+    assert [event_type for event_type, _ in await events(db)] == ["completion.created"]

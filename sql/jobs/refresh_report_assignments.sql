@@ -1,5 +1,5 @@
 -- The reports job: replaces report_assignments with the counts of every assignment now
--- (see migration 0027; days to complete rounded to tenths, half away from zero). One scan of
+-- (migration 0027; days to complete rounded to tenths, half away from zero). One scan of
 -- assignments hashed against riders. Returns nothing.
 WITH old AS (DELETE FROM report_assignments)
 INSERT INTO report_assignments (path_id, market, city, assigned_on, tenths, assigned, completed,
