@@ -5,7 +5,7 @@
 -- planner reads no statistics from a partial index's expression: the statistics object gives
 -- it lower(city)'s, so that a city few riders have is looked up in the index rather than
 -- checked on a walk of every rider.
--- depends: 0042.rider-pin-resets
+-- depends: 0044.rules-written-once
 
 CREATE INDEX riders_market_city_folded ON riders (market, lower(city)) WHERE city IS NOT NULL;
 CREATE INDEX riders_market_vehicle_type ON riders (market, vehicle_type)
