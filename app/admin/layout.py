@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.guard import ADMIN
 from app.core import pages
 from app.core.errors import PAGE_HINTS
@@ -42,11 +42,31 @@ def render(request: web.Request, template: str, context: dict, status: int = 200
     context = {
         "navigation": [(href, label) for href, label, role in NAVIGATION if may(role)],
         "may": may,
+        "flag_label": flag_label,
         "admin": admin,
         "ai_configured": request.app[SETTINGS].ai_configured,
+        # What the form before this page did (app/admin/notices.py), shown once.
+        "done": request.get(notices.NOTICE),
         **context,
     }
     return pages.render(request, template, context, status=status)
+
+
+# How the panel names each flag type; the API, the stored rows and the CSV exports keep the
+# codes (docs/admin-panel.md, "Flags").
+FLAG_LABELS = {
+    "late_delivery": "Late delivery",
+    "customer_complaint": "Customer complaint",
+    "unsafe_driving": "Unsafe driving",
+    "food_handling": "Food handling",
+    "equipment": "Equipment",
+    "cancellations": "Cancellations",
+}
+
+
+def flag_label(code: str) -> str:
+    """A flag type's label; a code the panel does not know yet is shown as it is."""
+    return FLAG_LABELS.get(code, code)
 
 
 FORBIDDEN_HINT = "Your role does not allow this. An owner of the panel can change your role."
