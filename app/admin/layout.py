@@ -69,6 +69,22 @@ def flag_label(code: str) -> str:
     return FLAG_LABELS.get(code, code)
 
 
+# Where a 404 under a list's addresses leads back to (a rider, a path that is not there).
+WAYS_BACK = (
+    ("/admin/riders/", "/admin/riders", "Back to the riders list"),
+    ("/admin/paths/", "/admin/paths", "Back to the paths"),
+    ("/admin/courses/", "/admin/courses", "Back to the courses"),
+    ("/admin/webhooks/", "/admin/webhooks", "Back to the webhooks"),
+    ("/admin/api-keys/", "/admin/api-keys", "Back to the API keys"),
+)
+
+
+def _ways_back(path: str) -> list[tuple[str, str]]:
+    """The 404 page's links: the list the address belongs to, then the dashboard."""
+    found = [(href, text) for prefix, href, text in WAYS_BACK if path.startswith(prefix)]
+    return [*found, ("/admin", "Go to the dashboard")] if found else []
+
+
 FORBIDDEN_HINT = "Your role does not allow this. An owner of the panel can change your role."
 
 
@@ -82,7 +98,7 @@ async def not_found_page(request: web.Request, handler):
     except web.HTTPNotFound:
         if ADMIN not in request:
             raise
-        context = {"title": "Not found", "hint": PAGE_HINTS[404]}
+        context = {"title": "Not found", "hint": PAGE_HINTS[404], "links": _ways_back(request.path)}
         return render(request, "admin/not_found.html", context, status=404)
     except roles.Forbidden:
         if ADMIN not in request:

@@ -40,6 +40,9 @@ async def test_unknown_rider_is_a_404_page(admin_client, db):
     response = await admin_client.get("/admin/riders/nobody")
     assert response.status == 404
     assert response.content_type == "text/html"
+    page = await response.text()
+    assert '<nav aria-label="Admin">' in page  # the panel's menu
+    assert '<a href="/admin/riders">Back to the riders list</a>' in page
     await add_riders(db)
     for action, data in [
         ("status", {"status": "active"}),
