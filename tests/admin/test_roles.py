@@ -34,6 +34,7 @@ SAMPLE_PARAMETERS = {
     "name": "riders",
     "delivery_id": "1",
     "key_id": "1",
+    "message_id": "1",
 }
 PARAMETER = re.compile(r"\{(\w+)\}")
 
