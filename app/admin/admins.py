@@ -184,7 +184,7 @@ async def set_admin_role(request: web.Request) -> web.Response:
         return await admins_page(request, 400, values=values, errors=errors, form="role")
     log.info("admin role set", admin_id=row["admin_id"], by=request[ADMIN].admin_id)
     themselves = row["admin_id"] == request[ADMIN].admin_id
-    role = accounts.role_text(values["role"], values["markets"])
+    role = accounts.role_text(values["role"], list(dict.fromkeys(values["markets"])))
     return await notices.see_other(
         request,
         "/admin" if themselves and values["role"] != "owner" else "/admin/admins",
