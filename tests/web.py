@@ -91,6 +91,12 @@ class PageClient:
         assert response.status == 200, (path, response.status)
         return csrf_of(await response.text())
 
+    async def text(self, path: str) -> str:
+        """The page at `path` (200), as text: a redirect's page, with its one-time notice."""
+        response = await self.client.get(path)
+        assert response.status == 200, (path, response.status)
+        return await response.text()
+
     async def submit(self, path: str, data: dict | list, *, form_page: str | None = None):
         """POST a form to `path` with the csrf_token read from `form_page` (default: `path`
         itself); redirects are not followed, so a 303 can be checked."""

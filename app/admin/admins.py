@@ -9,11 +9,11 @@ import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, post_load, validate
 
-from app.admin import accounts, roles
+from app.admin import accounts, notices, roles
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.admin.sign_in import SetupForm
-from app.core import audit, pages, sessions, sql
+from app.core import audit, sessions, sql
 from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL
@@ -149,7 +149,8 @@ async def add_admin(request: web.Request) -> web.Response:
         errors = {"email": EMAIL_TAKEN}
         return await admins_page(request, 400, values=entered, errors=errors, form="add")
     log.info("admin added", admin_id=admin_id, by=request[ADMIN].admin_id)
-    return pages.see_other("/admin/admins")
+    done = f"{values['name']} ({values['email']}) can now sign in as {role}."
+    return await notices.see_other(request, "/admin/admins", done)
 
 
 def _active_owners(admins: list[asyncpg.Record]) -> int:
@@ -183,8 +184,11 @@ async def set_admin_role(request: web.Request) -> web.Response:
         return await admins_page(request, 400, values=values, errors=errors, form="role")
     log.info("admin role set", admin_id=row["admin_id"], by=request[ADMIN].admin_id)
     themselves = row["admin_id"] == request[ADMIN].admin_id
-    return pages.see_other(
-        "/admin" if themselves and values["role"] != "owner" else "/admin/admins"
+    role = accounts.role_text(values["role"], list(dict.fromkeys(values["markets"])))
+    return await notices.see_other(
+        request,
+        "/admin" if themselves and values["role"] != "owner" else "/admin/admins",
+        f"{values['email']} is now {role}, from their next page.",
     )
 
 
@@ -246,4 +250,5 @@ async def disable_admin(request: web.Request) -> web.Response:
         return await admins_page(request, 400, values=values, errors=errors, form="disable")
     log.info("admin disabled", admin_id=row["admin_id"], by=request[ADMIN].admin_id)
     # An admin who disabled themselves has no session any more: the next page is sign-in.
-    return pages.see_other("/admin/admins")
+    done = f"{values['email']} is disabled; their sessions ended."
+    return await notices.see_other(request, "/admin/admins", done)

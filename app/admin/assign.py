@@ -9,13 +9,13 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.admin.search import folded
-from app.core import audit, pages, sql
+from app.core import audit, sql
 from app.core.database import Db
-from app.core.fields import Integer, integer_text
+from app.core.fields import Integer
 from app.core.forms import read
 from app.core.keys import POOL
 from app.training import store as training
@@ -169,8 +169,6 @@ async def assign_page(
         "values": values,
         "errors": errors or {},
         "preview": preview,
-        "assigned": integer_text(request.query.get("assigned", "")),
-        "already": integer_text(request.query.get("already", "")),
     }
     return render(request, "admin/assign.html", context, status=status)
 
@@ -190,11 +188,17 @@ async def assign(request: web.Request) -> web.Response:
         return await assign_page(request, 400, values=values, errors={"path_id": PATH_GONE})
     if not confirmed:
         return await assign_page(request, values=values, preview={**row, "changed": False})
+    created = row["created"]
     if expected is None:
-        return pages.see_other(f"/admin/assign?assigned={row['created']}")
+        done = f"{created} assignment{'' if created == 1 else 's'} created (why: admin)."
+        return await notices.see_other(request, "/admin/assign", done)
     if row["would_create"] != expected:
         # Nothing was written: the filters (or the riders) changed since the preview.
         preview = {**row, "changed": True}
         return await assign_page(request, 409, values=values, preview=preview)
-    already = row["matched"] - row["created"]
-    return pages.see_other(f"/admin/assign?assigned={row['created']}&already={already}")
+    already = row["matched"] - created
+    done = (
+        f"{created:,} rider{'' if created == 1 else 's'} assigned, {already:,} already had this "
+        "path (why: admin)."
+    )
+    return await notices.see_other(request, "/admin/assign", done)

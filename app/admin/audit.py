@@ -50,6 +50,7 @@ ACTIONS = (
     "knowledge.added",
     "knowledge.deleted",
     "links.revoked",
+    "message.called",
     "message.sent",
     "messages.exported",
     "migrations.applied",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
+from urllib.parse import urlencode
 
 import asyncpg
 from aiohttp import web
@@ -23,10 +24,11 @@ from marshmallow import Schema, ValidationError, validate
 from app.admin import roles
 from app.admin.csv_riders import FIELDS
 from app.admin.guard import ADMIN, actor
+from app.admin.layout import render
 from app.admin.messages import MessageFilters, message_filters
 from app.admin.riders import RiderFilters
 from app.admin.search import PHONE_QUERY, matching_riders_parameters
-from app.core import audit, database, html, sql
+from app.core import audit, database, sql
 from app.core.fields import Integer
 from app.core.forms import first_error, read_query
 from app.core.gates import Gate
@@ -122,7 +124,39 @@ BOM = "\ufeff"
 
 
 class BadExport(Exception):
-    """A 400 page naming what is wrong with the export's address."""
+    """A page of the panel naming what is wrong with the export's address: 400, or `status`
+    (404 for a part the export does not have)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+# The page each export is offered on: where an export that cannot be made leads back to.
+LIST_PAGES = {
+    "riders": ("/admin/riders", "the riders list"),
+    "assignments": ("/admin/riders", "the riders list"),
+    "completions": ("/admin/riders", "the riders list"),
+    "messages": ("/admin/messages", "the messages"),
+    "audit": ("/admin/audit", "the audit log"),
+}
+
+
+def _cannot_be_made(request: web.Request, name: str, exc: BadExport) -> web.Response:
+    """The panel's page (navigation kept) saying why, with links back to the list the export
+    came from, with its filters, and to the export's first part."""
+    filters = [(key, value) for key, value in request.query.items() if key != "part"]
+    page, page_name = LIST_PAGES[name]
+    query = f"?{urlencode(filters)}" if filters else ""
+    context = {
+        "title": "This export cannot be made",
+        "hint": str(exc),
+        "links": [
+            (f"{page}{query}", f"Back to {page_name}"),
+            (f"{request.path}?{urlencode([*filters, ('part', 1)])}", "Download part 1"),
+        ],
+    }
+    return render(request, "admin/not_found.html", context, status=exc.status)
 
 
 def _query(schema: Schema, request: web.Request) -> dict:
@@ -164,7 +198,9 @@ async def export_csv(
         ):
             parts = part_count(count)
             if part > parts:
-                raise BadExport(f"part: this export has {parts} part{'s' * (parts > 1)}.")
+                raise BadExport(
+                    f"part: this export has {parts} part{'s' * (parts > 1)}.", status=404
+                )
             rows_sent = min(ROWS_PER_PART, count - (part - 1) * ROWS_PER_PART)
             given = {key: value for key, value in schema.dump(values).items() if key != "part"}
             summary = f"{rows_sent} rows, part {part} of {parts}; {filters_summary(given)}"
@@ -180,7 +216,7 @@ async def export_csv(
                     parts=parts,
                 )
     except BadExport as exc:
-        return html.page(400, "This export cannot be made", str(exc))
+        return _cannot_be_made(request, name, exc)
 
 
 def filters_summary(filters: dict) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import accounts
+from app.admin import accounts, notices
 from app.core import audit, csrf, sessions, throttle
 from app.core.keys import POOL
 
@@ -46,6 +46,7 @@ async def guard(request: web.Request, handler):
     request[ADMIN] = await accounts.admin(pool, session.admin_id)
     if not _declares_role(request.match_info):
         raise web.HTTPForbidden
+    await notices.take(request)
     response = await handler(request)
     sessions.renew_cookie(request, response, sessions.ADMIN, session)
     return response

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import layout, roles
+from app.admin import layout, notices, roles
 from app.admin.guard import ADMIN, actor
 from app.ai import knowledge, sources
-from app.core import pages, uploads
+from app.core import uploads
 from app.core.errors import ApiError
 from app.core.http import MiB
 from app.core.keys import POOL
@@ -55,7 +55,8 @@ async def upload_knowledge(request: web.Request) -> web.StreamResponse:
         )
     except sources.SourceError as exc:
         return await _knowledge_page(request, 400, f"The file could not be read: {exc}.")
-    return pages.see_other("/admin/knowledge")
+    done = f"{name} was added to the assistant's knowledge."
+    return await notices.see_other(request, "/admin/knowledge", done)
 
 
 @routes.get("/admin/knowledge/{document_id}/delete")
@@ -85,4 +86,5 @@ async def delete_page(request: web.Request) -> web.Response:
 async def delete_knowledge(request: web.Request) -> web.StreamResponse:
     if await knowledge.delete(request.app[POOL], actor(request), _document_id(request)) is None:
         raise ApiError(404, "Document not found")
-    return pages.see_other("/admin/knowledge")
+    done = "The document was deleted: the assistant no longer answers from it."
+    return await notices.see_other(request, "/admin/knowledge", done)

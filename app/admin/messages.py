@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
+from urllib.parse import parse_qsl, urlencode
 
 import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.admin import roles
-from app.admin.guard import ADMIN
+from app.admin import notices, roles
+from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
-from app.core import database, sql
+from app.core import audit, database, sql
 from app.core.forms import read
 from app.core.keys import POOL
 
@@ -77,6 +78,7 @@ def _day_start(day: str) -> datetime:
 SQL = sql.load(
     "admin",
     "messages_page",
+    "mark_called",
 )
 
 
@@ -91,6 +93,7 @@ async def messages_page(
 PAGE_SIZE = 50
 # The query's names, as the export link passes them on.
 FILTERS = {"status": "status", "kind": "kind", "since": "from", "until": "to"}
+LIST_QUERY = (*FILTERS.values(), "before")
 
 
 @routes.get("/admin/messages")
@@ -98,6 +101,8 @@ FILTERS = {"status": "status", "kind": "kind", "since": "from", "until": "to"}
 async def messages_list(request: web.Request) -> web.Response:
     values, errors = read(MessagesQuery(), request.query)
     context = {
+        # Where "Mark called" comes back to: this page, its filters and place.
+        "back": request.query_string,
         "statuses": MESSAGE_STATUSES,
         "kinds": MESSAGE_KINDS,
         "errors": errors,
@@ -116,3 +121,36 @@ async def messages_list(request: web.Request) -> web.Response:
     if len(rows) > PAGE_SIZE:
         context["next_before"] = rows[PAGE_SIZE - 1]["message_id"]
     return render(request, "admin/messages.html", context)
+
+
+@routes.post("/admin/messages/{message_id:[0-9]{1,18}}/called")
+@roles.needs("editor")
+async def mark_called(request: web.Request) -> web.Response:
+    """The call list's "Mark called": the failed or logged message was passed on by telephone;
+    who and when stay on the row (a second mark keeps the first), and the audit log has it."""
+    message_id = int(request.match_info["message_id"])
+    admin = request[ADMIN]
+    async with request.app[POOL].acquire() as conn, conn.transaction():
+        row = await conn.fetchrow(
+            SQL.mark_called, message_id, admin.email, roles.market_limit(admin)
+        )
+        if row is None:
+            raise web.HTTPNotFound
+        if row["marked"]:
+            summary = f"message {message_id}"
+            await audit.record(conn, actor(request), "message.called", row["rider_id"], summary)
+    location = _list_address((await request.post()).get("back", ""))
+    rider = f"{row['name']} ({row['rider_id']})"
+    if row["marked"]:
+        done = f"Marked called: {rider}."
+    else:
+        when = row["called_at"].strftime("%Y-%m-%d %H:%M")
+        done = f"Already marked called: {rider}, by {row['called_by']} at {when} UTC."
+    return await notices.see_other(request, location, done)
+
+
+def _list_address(back: str) -> str:
+    """The messages list with the filters (and page) the form was sent from, from its `back`
+    field: only the list's own names are kept, so the redirect stays on this page."""
+    kept = [(key, value) for key, value in parse_qsl(back) if key in LIST_QUERY]
+    return f"/admin/messages?{urlencode(kept)}" if kept else "/admin/messages"

@@ -10,10 +10,10 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.guard import ADMIN, actor
-from app.admin.layout import render
-from app.core import audit, pages, sessions, sql
+from app.admin.layout import flag_label, render
+from app.core import audit, sessions, sql
 from app.core.database import Db
 from app.core.forms import read
 from app.core.keys import POOL, SETTINGS
@@ -93,12 +93,19 @@ async def set_rider_pin(conn: asyncpg.Connection, rider_id: str, pin_hash: str) 
     return await conn.fetchval(SQL.set_rider_pin, rider_id, pin_hash) is not None
 
 
+# What became of the message a flag sent (`notify_flag`'s answer), said after "Flag added".
+FLAG_MESSAGE = {
+    None: "",
+    "sent": "The rider was sent a message.",
+    "failed": "The message could not be sent: it is on the call list under Messages.",
+    "logged": "Messaging did not send the message: it is on the call list under Messages.",
+}
 PIN_DIGITS = 6
 RIDER = "/admin/riders/{rider_id:[^/]+}"
 NOTHING_ASSIGNED = "Nothing assigned: the rider is inactive or has this path open."
 
 
-async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, notice=None):
+async def _rider_page(request, rider_id, status=200, *, form=None, errors=None):
     """The rider page; `form` names the action whose `errors` (and entered values) it shows."""
     found = await _rider_page_rows(request.app[POOL], rider_id, roles.market_limit(request[ADMIN]))
     if found is None:
@@ -109,7 +116,6 @@ async def _rider_page(request, rider_id, status=200, *, form=None, errors=None, 
         "flag_types": FLAG_TYPES,
         "form": form,
         "errors": errors or {},
-        "notice": notice,
     }
     return render(request, "admin/rider.html", context, status=status)
 
@@ -118,8 +124,9 @@ def _address(rider_id: str) -> str:
     return f"/admin/riders/{quote(rider_id, safe='')}"
 
 
-def _back(rider_id: str) -> web.Response:
-    return pages.see_other(_address(rider_id))
+async def _back(request: web.Request, rider_id: str, message: str, db=None) -> web.Response:
+    """303 to the rider page, which says `message` once (app/admin/notices.py)."""
+    return await notices.see_other(request, _address(rider_id), message, db)
 
 
 @routes.get(RIDER)
@@ -162,7 +169,12 @@ async def set_status(request: web.Request) -> web.Response:
         assigned = await training.run_rules(conn, [rider_id])
         summary = f"status {values['status']}, {assigned} paths assigned by the rules"
         await audit.record(conn, actor(request), "rider.status_changed", rider_id, summary)
-    return _back(rider_id)
+        message = f"Status set to {values['status']}; {_paths(assigned)} assigned by the rules."
+        return await _back(request, rider_id, message, conn)
+
+
+def _paths(count: int) -> str:
+    return "1 path" if count == 1 else f"{count} paths"
 
 
 async def _confirm(request: web.Request, rider_id: str, action: str, **asked) -> web.Response:
@@ -229,9 +241,29 @@ async def reset_pin(request: web.Request) -> web.Response:
         await sessions.revoke_rider(conn, rider_id)
         summary = "new PIN shown to the admin once; sessions and one-tap links ended"
         await audit.record(conn, actor(request), "rider.pin_reset", rider_id, summary)
-    # Shown once, on this answer only: the PIN is stored hashed.
-    notice = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
-    return await _rider_page(request, rider_id, notice=notice)
+        # Shown once, by the page the browser is sent to, which deletes the notice: the
+        # rider's row keeps the PIN hashed only.
+        message = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
+        return await _back(request, rider_id, message, conn)
+
+
+@routes.get(RIDER + "/links/revoke")
+@roles.needs("editor")
+async def revoke_links_page(request: web.Request) -> web.Response:
+    return await _confirm(
+        request,
+        request.match_info["rider_id"],
+        "links/revoke",
+        title="Revoke the one-tap links of {name}?",
+        facts=(
+            "Every one-tap link sent to the rider until now stops working, and the rider's "
+            "sessions end at once (for a lost or shared phone).",
+            "The rider signs in again with their rider ID and PIN; the next reminder carries a "
+            "new link.",
+        ),
+        button="Revoke the links",
+        back_text="Keep the links",
+    )
 
 
 @routes.post(RIDER + "/links/revoke")
@@ -242,8 +274,10 @@ async def revoke_rider_links(request: web.Request) -> web.Response:
         if not await revoke_links(conn, rider_id):
             raise web.HTTPNotFound
         await audit.record(conn, actor(request), "links.revoked", rider_id, "sessions ended")
-    notice = f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
-    return await _rider_page(request, rider_id, notice=notice)
+        message = (
+            f"The one-tap links sent to {rider_id} until now no longer work; their sessions ended."
+        )
+        return await _back(request, rider_id, message, conn)
 
 
 @routes.post(RIDER + "/flags")
@@ -263,10 +297,11 @@ async def add_flag(request: web.Request) -> web.Response:
         _flag_id, path_ids = saved
         summary = f"type {values['type']}, {len(path_ids)} paths assigned" + ", notify" * notify
         await audit.record(conn, actor(request), "rider.flag_added", rider_id, summary)
-    await notify_flag(
+    sent = await notify_flag(
         pool, request.app[SETTINGS], rider_id, path_ids, notify=notify, actor=actor(request)
     )
-    return _back(rider_id)
+    added = f"Flag “{flag_label(values['type'])}” added; {_paths(len(path_ids))} assigned."
+    return await _back(request, rider_id, f"{added} {FLAG_MESSAGE[sent]}".strip())
 
 
 @routes.post(RIDER + "/assignments")
@@ -285,7 +320,6 @@ async def assign_rider_path(request: web.Request) -> web.Response:
     if created is None:
         errors = {"path_id": "This path does not exist any more."}
         return await _rider_page(request, rider_id, 400, form=values, errors=errors)
-    if created == 0:
-        # Also the answer for an unknown rider: the page is then a 404.
-        return await _rider_page(request, rider_id, notice=NOTHING_ASSIGNED)
-    return _back(rider_id)
+    if not created and await _profile(request.app[POOL], rider_id, []) is None:
+        raise web.HTTPNotFound  # nothing assigned is also the answer for an unknown rider
+    return await _back(request, rider_id, "Path assigned." if created else NOTHING_ASSIGNED)

@@ -85,7 +85,8 @@ async def test_an_owner_sets_an_admins_role_and_markets(live_server, db, make_ad
     await page.select_option("#role-role", "viewer")
     await page.check("form[action='/admin/admins/role'] input[value=JO]")
     await page.click("text=Set role and markets")
-    assert page.url == f"{live_server}/admin/admins"
+    assert page.url.startswith(f"{live_server}/admin/admins?notice=")
+    assert "is now" in await page.inner_text("p.done")
     row = await page.inner_text("tr:has-text('bo@example.com')")
     assert "viewer" in row and "JO" in row
     await page.screenshot(path=SCREENSHOTS / "admins-roles-1280.png", full_page=True)

@@ -29,7 +29,7 @@ async def test_page_shows_profile_assignments_flags_passes_and_messages(admin_cl
     await add_history(db)
     page = await (await admin_client.get("/admin/riders/R-1")).text()
     assert "Sam Rivers" in page and "+971501234567" in page and "Dubai" in page
-    assert "late_delivery · via api · Three late orders" in page
+    assert "Late delivery · via api · Three late orders" in page
     assert "Road safety" in page and "<code>ABCD2345</code>" in page
     assert "reminder · failed · provider answered 400: bad number" in page
     page = await (await admin_client.get("/admin/riders/R-2")).text()
@@ -40,6 +40,9 @@ async def test_unknown_rider_is_a_404_page(admin_client, db):
     response = await admin_client.get("/admin/riders/nobody")
     assert response.status == 404
     assert response.content_type == "text/html"
+    page = await response.text()
+    assert '<nav aria-label="Admin">' in page  # the panel's menu
+    assert '<a href="/admin/riders">Back to the riders list</a>' in page
     await add_riders(db)
     for action, data in [
         ("status", {"status": "active"}),
@@ -81,7 +84,9 @@ async def test_inactive_status_ends_the_riders_sessions_at_once(admin_client, db
         "/admin/riders/R-1/status", {"status": "suspended"}, form_page="/admin/riders/R-1"
     )
     assert response.status == 303
-    assert response.headers["Location"] == "/admin/riders/R-1"
+    assert response.headers["Location"].startswith("/admin/riders/R-1?notice=")
+    page = await (await admin_client.get(response.headers["Location"])).text()
+    assert "Status set to suspended; 0 paths assigned by the rules." in page
     assert await _sessions(db, "R-1") == 1
     # Asked first, on a page of its own whose form sends the status again, confirmed.
     response = await admin_client.submit(
@@ -125,7 +130,8 @@ async def test_an_id_with_a_slash_has_its_page_and_actions(admin_client, db):
     page = await (await admin_client.get(link)).text()
     assert "Slash Rider" in page and f'action="{link}/status"' in page
     response = await admin_client.submit(f"{link}/status", {"status": "suspended"}, form_page=link)
-    assert (response.status, response.headers["Location"]) == (303, link)
+    assert response.status == 303
+    assert response.headers["Location"].startswith(f"{link}?notice=")
     assert await db.fetchval("SELECT status FROM riders WHERE rider_id = $1", rider_id) == (
         "suspended"
     )
@@ -162,8 +168,11 @@ async def test_pin_reset_shows_a_new_pin_once_and_ends_sessions(admin_client, db
     await add_riders(db)
     await _rider_session(db, "R-1")
     response = await admin_client.submit("/admin/riders/R-1/pin", {}, form_page="/admin/riders/R-1")
-    assert response.status == 200
-    pin = re.search(r"New PIN for R-1: ([0-9]{6})\.", await response.text()).group(1)
+    assert response.status == 303
+    shown = response.headers["Location"]
+    pin = re.search(r"New PIN for R-1: ([0-9]{6})\.", await admin_client.text(shown)).group(1)
+    # Once: the same address again (a refresh) shows the page without it, and resets nothing.
+    assert "New PIN" not in await admin_client.text(shown)
     stored = await db.fetchval("SELECT pin_hash FROM riders WHERE rider_id = 'R-1'")
     assert pin_matches(pepper_of(make_settings()), stored, pin)
     assert pin not in stored
@@ -193,6 +202,11 @@ async def test_admin_flag_has_the_apis_effects_via_admin(admin_client, db):
         form_page="/admin/riders/R-1",
     )
     assert response.status == 303
+    said = await admin_client.text(response.headers["Location"])
+    assert (
+        "Flag “Unsafe driving” added; 1 path assigned. Messaging did not send the message: "
+        "it is on the call list under Messages." in said
+    )
     flag = await db.fetchrow("SELECT type, note, source FROM flags WHERE rider_id = 'R-1'")
     assert dict(flag) == {"type": "unsafe_driving", "note": "Ran a red", "source": "admin"}
     assert (
@@ -206,7 +220,7 @@ async def test_admin_flag_has_the_apis_effects_via_admin(admin_client, db):
     assert message["kind"] == "flag" and message["status"] == "logged"
     assert "Safe driving refresher" in message["body"]
     page = await (await admin_client.get("/admin/riders/R-1")).text()
-    assert "unsafe_driving · via admin · Ran a red" in page
+    assert "Unsafe driving · via admin · Ran a red" in page
 
 
 async def test_a_bad_flag_is_a_400_keeping_the_note(admin_client, db):
@@ -229,15 +243,16 @@ async def test_assign_a_path_why_admin(admin_client, db):
         "/admin/riders/R-1/assignments", {"path_id": PATH_ID}, form_page="/admin/riders/R-1"
     )
     assert response.status == 303
-    page = await (await admin_client.get("/admin/riders/R-1")).text()
+    page = await admin_client.text(response.headers["Location"])
+    assert "Path assigned." in page
     assert re.search(r"<td>Road basics</td><td>admin</td>.*open", page)
     # Assigned again while open: nothing new, and the page says why.
     response = await admin_client.submit(
         "/admin/riders/R-1/assignments", {"path_id": PATH_ID}, form_page="/admin/riders/R-1"
     )
-    assert response.status == 200
+    assert response.status == 303
     assert "Nothing assigned: the rider is inactive or has this path open." in (
-        await response.text()
+        await admin_client.text(response.headers["Location"])
     )
     assert await db.fetchval("SELECT count(*) FROM assignments") == 1
 
@@ -288,12 +303,21 @@ async def test_the_rider_page_revokes_the_links_and_sessions(admin_client, db, m
     await _rider_session(db, "R-1")
     token = _link_token("R-1")
     page = await (await admin_client.get("/admin/riders/R-1")).text()
-    assert 'action="/admin/riders/R-1/links/revoke"' in page
-    response = await admin_client.submit(
-        "/admin/riders/R-1/links/revoke", {}, form_page="/admin/riders/R-1"
+    # Asked first, on a page of its own.
+    assert 'action="/admin/riders/R-1/links/revoke"' not in page
+    assert 'href="/admin/riders/R-1/links/revoke">Revoke one-tap links…</a>' in page
+    page = await confirm_page(
+        admin_client, "/admin/riders/R-1/links/revoke", "/admin/riders/R-1/links/revoke"
     )
-    assert response.status == 200
-    assert "The one-tap links sent to R-1 until now no longer work" in await response.text()
+    assert "Revoke the one-tap links of Sam Rivers (R-1)?" in page
+    assert 'href="/admin/riders/R-1">Keep the links</a>' in page
+    assert await _sessions(db, "R-1") == 1  # nothing ended by asking
+    response = await admin_client.submit(
+        "/admin/riders/R-1/links/revoke", {}, form_page="/admin/riders/R-1/links/revoke"
+    )
+    assert response.status == 303
+    said = await admin_client.text(response.headers["Location"])
+    assert "The one-tap links sent to R-1 until now no longer work" in said
     assert not await _link_works(await make_client(), token)
     assert await _sessions(db, "R-1") == 0
     response = await admin_client.submit(
