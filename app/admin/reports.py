@@ -22,13 +22,13 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.admin import job_runs, roles
+from app.admin import job_runs, notices, roles
 from app.admin.assign import rider_choices
 from app.admin.exports import csv_rows, stream_csv
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.report_charts import ATTEMPT_BUCKETS, SCORE_BUCKETS, charts, course_charts
-from app.core import database, html, pages, sql
+from app.core import database, html, sql
 from app.core.fields import Text
 from app.core.forms import read
 from app.core.keys import POOL, READ_POOL
@@ -217,7 +217,6 @@ async def _page_context(request: web.Request) -> tuple[dict, dict]:
         "query": "" if errors else query_string(values),
         "refreshed_at": refreshed_at,
         "refresh_minutes": REFRESH_MINUTES,
-        "recount": RECOUNT_OUTCOMES.get(request.query.get("recount", "")),
     }
     return values, context
 
@@ -241,15 +240,6 @@ async def reports_page(request: web.Request) -> web.Response:
     return render(request, "admin/reports.html", context)
 
 
-# What Recount now says after its redirect (`?recount=`), by how the run went.
-RECOUNT_OUTCOMES = {
-    "done": "Recounted",
-    "started": "Recount started: it goes on in the background; reload the page to see it.",
-    "busy": "A recount is already running: the figures change when it finishes.",
-    "failed": "The recount failed: the Jobs page says why.",
-}
-
-
 @routes.post("/admin/reports/recount")
 @roles.needs("editor")
 async def recount_now(request: web.Request) -> web.Response:
@@ -260,13 +250,14 @@ async def recount_now(request: web.Request) -> web.Response:
     before = await pool.fetchval(SQL.report_refreshed_at)
     task = await job_runs.start(request, JOB.name)
     if not task.done():
-        outcome = "started"
+        said = "Recount started: it goes on in the background; reload the page to see it."
     elif isinstance(task.exception(), JobLocked):
-        outcome = "busy"
+        said = "A recount is already running: the figures change when it finishes."
+    elif (after := await pool.fetchval(SQL.report_refreshed_at)) != before:
+        said = f"Recounted at {after:%Y-%m-%d %H:%M:%S} UTC."
     else:
-        after = await pool.fetchval(SQL.report_refreshed_at)
-        outcome = "done" if after != before else "failed"
-    return pages.see_other(f"/admin/reports?recount={outcome}")
+        said = "The recount failed: the Jobs page says why."
+    return await notices.see_other(request, "/admin/reports", said)
 
 
 COURSE = "/admin/reports/courses/{course_id:[0-9a-fA-F-]{36}}"

@@ -30,6 +30,7 @@ POST_ROUTES = {
     "/admin/riders/{rider_id}/flags": "notice",
     "/admin/riders/{rider_id}/assignments": "notice",
     "/admin/assign": "notice",
+    "/admin/reports/recount": "notice",
     "/admin/paths/new": "code",
     "/admin/paths/{path_id}": "code",
     "/admin/courses/new": "code",
