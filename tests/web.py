@@ -10,11 +10,12 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from app.admin import accounts
-from app.core import database
+from app.core import database, passwords
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -47,6 +48,18 @@ class AdminAccount:
     password: str
 
 
+# One argon2 hash a password for the run: a hash costs about 0.2 s of CPU and a few hundred
+# tests make an admin. Each is a real hash of the service's hasher; the admins made with one
+# password share its salt. Signing in still verifies it as it would any other.
+_HASHES: dict[str, str] = {}
+
+
+async def _kept_hash(password: str) -> str:
+    if password not in _HASHES:
+        _HASHES[password] = await passwords.hash_password(password)
+    return _HASHES[password]
+
+
 @pytest.fixture
 def make_admin(database_url):
     """`await make_admin(email=..., password=..., name=..., disabled=False, role="owner",
@@ -61,9 +74,10 @@ def make_admin(database_url):
         markets=(),
     ) -> AdminAccount:
         async with database.connect(database_url) as conn:
-            await accounts.create_or_reset(
-                conn, email, name, password, role=role, markets=list(markets)
-            )
+            with mock.patch.object(accounts, "hash_password", _kept_hash):
+                await accounts.create_or_reset(
+                    conn, email, name, password, role=role, markets=list(markets)
+                )
             admin_id = await conn.fetchval(
                 "SELECT admin_id FROM admins WHERE lower(email) = lower($1)", email
             )

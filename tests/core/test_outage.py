@@ -139,15 +139,18 @@ async def test_acknowledged_writes_survive_a_restart_and_cut_connections(
 
     writers = [asyncio.create_task(writer(name)) for name in "abcd"]
     try:
-        await asyncio.sleep(1.0)
+        await until(lambda: acknowledged, "a write acknowledged")
         assert proxy.cut() > 0  # connections in use by requests in flight
-        await asyncio.sleep(1.0)
+        written = len(acknowledged)
+        await until(lambda: len(acknowledged) > written, "a write acknowledged after the cut")
         await asyncio.to_thread(_pg_ctl, own_server, "-w", "-m", "fast", "stop")
-        await asyncio.sleep(1.5)
+        stopped = len(answers)
+        await until(lambda: 500 in answers[stopped:], "a write refused while the server is down")
         await asyncio.to_thread(_pg_ctl, own_server, *_restart_args(own_server))
         # Back without a restart (how soon: `python -m bench bounds`).
         await until(_answers_200(client), "a 200 after the database's return", seconds=60)
-        await asyncio.sleep(1.0)
+        back = len(answers)
+        await until(lambda: answers[back:].count(200) >= 8, "the writers' writes acknowledged")
     finally:
         writing = False
         await asyncio.gather(*writers)

@@ -23,8 +23,10 @@ from tests.conftest import make_settings
 
 async def test_in_flight_request_finishes_before_the_pool_closes(database_url):
     app = create_app(make_settings(), database_url)
+    arrived = asyncio.Event()
 
     async def slow(_request):
+        arrived.set()
         await asyncio.sleep(0.5)
         return json_response({"answer": await app[POOL].fetchval("SELECT 42")})
 
@@ -36,7 +38,7 @@ async def test_in_flight_request_finishes_before_the_pool_closes(database_url):
     port = site._server.sockets[0].getsockname()[1]
     async with aiohttp.ClientSession() as session:
         in_flight = asyncio.create_task(session.get(f"http://127.0.0.1:{port}/api/v1/slow"))
-        await asyncio.sleep(0.1)
+        await asyncio.wait_for(arrived.wait(), timeout=30)  # in flight
         await runner.cleanup()
         response = await in_flight
         assert response.status == 200

@@ -16,6 +16,7 @@ from jobs import Job, JobFailed, scheduler
 from jobs.scheduler import JobLocked, run_locked, scheduled_run
 from tests.conftest import POOL_MODE, make_settings
 from tests.core.test_cli import _assert_one_clear_line, run
+from tests.waiting import until
 
 
 def _counting_job(runs: list, seconds: float = 0.0, schedule: str = "0 0 1 1 *") -> Job:
@@ -101,10 +102,13 @@ async def test_live_schedulers_in_two_processes_share_each_slot(
         scheduler.setup(app)
         await aiohttp_client(app)
     with structlog.testing.capture_logs() as logs:
-        await asyncio.sleep(2.2)
+        # Both processes tried a slot: one ran it, the other skipped it.
+        await until(
+            lambda: runs and any(e["event"] == "job skipped" for e in logs),
+            "a run in one process and a skip in the other",
+        )
     slots = await db.fetchval("SELECT count(*) FROM job_runs WHERE job = 'counting'")
     assert 1 <= len(runs) == slots
-    assert any(e["event"] == "job skipped" for e in logs)
 
 
 def _cli_env(database_url, session_env, tmp_path, **extra):
@@ -198,12 +202,25 @@ async def test_a_run_whose_process_stopped_is_abandoned_and_the_job_runs(job_con
 async def test_a_long_run_keeps_its_claim_alive(job_context, db, monkeypatch):
     monkeypatch.setattr(scheduler, "HEARTBEAT_SECONDS", 0.2)
     runs = []
-    run = asyncio.create_task(run_locked(_counting_job(runs, seconds=1.0), job_context()))
-    await asyncio.sleep(0.1)
-    started = await db.fetchval("SELECT alive_at FROM job_runs")
-    await asyncio.sleep(0.6)
-    assert await db.fetchval("SELECT alive_at FROM job_runs") > started
-    with pytest.raises(JobLocked, match="already running in another process"):
-        await run_locked(_counting_job(runs), job_context())
-    await run
+    finish = asyncio.Event()
+
+    async def work(context):
+        runs.append(context)
+        await finish.wait()
+
+    long_job = Job(name="counting", schedule="0 0 1 1 *", run=work)
+    run = asyncio.create_task(run_locked(long_job, job_context()))
+    try:
+        await until(lambda: runs, "the run started")
+        started = await db.fetchval("SELECT alive_at FROM job_runs")
+
+        async def beat() -> bool:
+            return await db.fetchval("SELECT alive_at FROM job_runs") > started
+
+        await until(beat, "a heartbeat of the running job")
+        with pytest.raises(JobLocked, match="already running in another process"):
+            await run_locked(_counting_job(runs), job_context())
+    finally:
+        finish.set()
+        await run
     assert len(runs) == 1
