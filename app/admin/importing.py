@@ -89,7 +89,7 @@ DATABASE_FAILED = (
     "(and their rejected rows kept). Upload the same file again to finish: rows already saved "
     "are saved again with the same values."
 )
-# A market-limited admin's rows of other markets' riders (docs/admin-panel.md, import).
+# A market-limited admin's rows of other markets' riders (docs/csv.md, "Rider CSV import").
 OTHER_MARKET = "market {market} is not one of your markets"
 OTHER_MARKETS_RIDER = "this rider belongs to a market that is not one of yours"
 # What a database failure midway looks like: the connection or the server going away, or a
