@@ -1,4 +1,4 @@
-"""The commands that work on the database (DESIGN §1): migrate, load-data, demo-data,
+"""The commands that work on the database (docs/commands.md): migrate, load-data, demo-data,
 restore, run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of
 `serve` before it supervises.
 

@@ -1,4 +1,4 @@
-"""The admin panel (`/admin`, DESIGN §8): one route table a page group."""
+"""The admin panel (`/admin`, docs/admin-panel.md): one route table a page group."""
 
 from app.admin import (
     admins,

@@ -1,5 +1,5 @@
-"""CSV exports of the panel (DESIGN §8): riders, assignments, completions and messages, with
-the filters of the page they come from, in parts of at most ROWS_PER_PART data rows.
+"""CSV exports of the panel (docs/csv.md#csv-exports): riders, assignments, completions and
+messages, with the filters of the page they come from, in parts of at most ROWS_PER_PART data rows.
 
 Streamed as `app/checks/streaming.py` streams the check list: rows come from a server-side
 cursor in batches and leave as they come (chunked, no Content-Length), so the first byte goes
@@ -89,7 +89,7 @@ async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
         yield count, rows
 
 
-ROWS_PER_PART = 500_000  # spec, Limits: CSV exports, rows per file
+ROWS_PER_PART = 500_000  # docs/limits.md: CSV exports, rows per file
 
 COLUMNS = {
     # The import's fields without the PIN (only its hash is stored), then when the rider came.

@@ -1,4 +1,4 @@
-"""Rider CSV import (DESIGN §8): upload a file of riders, see what was saved and what was not,
+"""Rider CSV import (docs/csv.md): upload a file of riders, see what was saved and what was not,
 download the rejected rows to fix and upload only those again.
 
 The upload is read as a stream into a temporary file (at most MAX_FILE_BYTES; more is a 413
@@ -278,7 +278,7 @@ async def import_page(request: web.Request) -> web.Response:
     return _form(request)
 
 
-# Every column once, with values the import accepts: a file to start from (DESIGN §14).
+# Every column once, with values the import accepts: a file to start from (docs/csv.md).
 SAMPLE = (
     "riderId,name,market,phone,city,vehicleType,nationality,language,status,pin\r\n"
     "R-1001,Layla Hassan,AE,+971501234567,Dubai,motorbike,Emirati,ar,active,482913\r\n"

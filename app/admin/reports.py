@@ -1,4 +1,4 @@
-"""The reports of the training team (DESIGN §14): completion by path, completions and
+"""The reports of the training team (docs/reports.md): completion by path, completions and
 assignments per week, overdue by city, and the item analysis of a course's quiz — each a
 table beside a chart drawn on the server (SVG, `admin/charts.html`), and a CSV download with
 the page's filters.
@@ -250,7 +250,7 @@ async def course_report_page(request: web.Request) -> web.Response:
     return render(request, "admin/report_course.html", context)
 
 
-# CSV: the report's rows with DESIGN §14's columns, free text through the formula guard.
+# CSV: the report's rows with docs/reports.md's columns, free text through the formula guard.
 
 
 async def _csv(request: web.Request, name: str, columns: Sequence[str], rows_of):

@@ -1,5 +1,5 @@
 """The rider's training: `/training`, the course player (course page, lessons, quiz,
-completion of a course without quiz) and the proofs of completion (DESIGN §9).
+completion of a course without quiz) and the proofs of completion (docs/rider-app.md).
 
 Every course page first records the view (`store.view_course`; a quiz answer's count
 records it too): that is where the rider's access is checked (a course not on the path of one
@@ -37,7 +37,8 @@ routes = web.RouteTableDef()
 
 T = TypeVar("T")
 
-# Marks a fetch made only to keep the rider's offline copy: not a page view (DESIGN §13).
+# Marks a fetch made only to keep the rider's offline copy: not a page view
+# (docs/rider-offline.md#offline).
 OFFLINE_COPY = "X-Offline-Copy"
 
 

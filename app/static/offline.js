@@ -1,4 +1,4 @@
-// Every rider page: registers the service worker (/sw.js, DESIGN §13), shows how many quiz
+// Every rider page: registers the service worker (/sw.js, docs/rider-offline.md), shows how many quiz
 // answers wait on this phone to be sent, asks the worker to send them when the phone is back
 // online, and before a sign-out with answers unsent, sends them or asks the rider. Once kept
 // answers were sent, the page says so and shows the new results without a reload by the

@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- The riders list's filters (DESIGN §8), shared by its page and its exports: the IDs of the
+-- The riders list's filters (docs/admin-panel.md), shared by its page and its exports: the IDs of the
 -- riders that match every filter given (NULL: any). The search text q matches a rider when
 -- q_id equals the rider ID, or q_name (NULL under 3 characters) is part of the name in any
 -- case, or q_digits (NULL unless q is 4 or more digits) ends the phone. A single SELECT, so
