@@ -1,6 +1,7 @@
 """The guides say what the code does: the configuration table lists every setting, the jobs
 guide every table housekeeping deletes from, the architecture guide every static file, and the
-README's guide table every page of docs/ (the README staying a short front door)."""
+README's guide table every page of docs/ (the README staying a short front door, each page of
+docs/ one area a reader takes in at once)."""
 
 import re
 from pathlib import Path
@@ -93,3 +94,12 @@ def test_the_readme_is_a_short_front_door_to_every_guide():
     listed = set(re.findall(r"^\| \[docs/([\w-]+\.md)\]\(docs/\1\) \|", guides, re.MULTILINE))
     pages = {path.name for path in DOCS.glob("*.md")}
     assert listed == pages, f"the README's guide table lacks {sorted(pages - listed)}"
+
+
+def test_every_guide_stays_one_area_of_at_most_300_lines():
+    long = {
+        path.name: lines
+        for path in DOCS.glob("*.md")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 300
+    }
+    assert not long, f"docs pages over 300 lines (split them by area): {long}"
