@@ -21,9 +21,9 @@ from aiohttp import web
 from marshmallow import Schema, ValidationError, validate
 
 from app.admin import roles
-from app.admin.csv_riders import FIELDS
 from app.admin.guard import ADMIN, actor
 from app.admin.messages import MessageFilters, message_filters
+from app.admin.rider_csv_parser import FIELDS
 from app.admin.riders import RiderFilters
 from app.admin.search import PHONE_QUERY, matching_riders_parameters
 from app.core import audit, database, html, sql

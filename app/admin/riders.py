@@ -1,5 +1,5 @@
 """The riders list (`/admin/riders`): its filters, which the exports read too, its page and its
-count. The rider page is `rider.py`."""
+count. The rider page is `rider_page.py`."""
 
 from __future__ import annotations
 

@@ -100,7 +100,7 @@ class Batch:
     riders: list[Rider]  # valid riders, one per riderId (the last valid row wins)
     rejected: list[Rejected]
     last_line: int  # the number of the batch's last record
-    # Each valid rider's row (line, cells), for a rider refused after parsing (importing.py).
+    # Each valid rider's row (line, cells), for a rider refused after parsing (rider_import.py).
     origin: dict[str, tuple[int, list[str]]]
 
 

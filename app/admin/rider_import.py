@@ -23,7 +23,10 @@ import structlog
 from aiohttp import web
 
 from app.admin import roles
-from app.admin.csv_riders import (
+from app.admin.exports import record_export, stream_csv
+from app.admin.guard import ADMIN, actor
+from app.admin.layout import render
+from app.admin.rider_csv_parser import (
     NO_ROWS,
     Batch,
     FileRefused,
@@ -32,9 +35,6 @@ from app.admin.csv_riders import (
     Utf8Check,
     csv_text,
 )
-from app.admin.exports import record_export, stream_csv
-from app.admin.guard import ADMIN, actor
-from app.admin.layout import render
 from app.core import audit, database, html, pages, sql, uploads
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL, SETTINGS
