@@ -1,4 +1,4 @@
-"""The command line (docs/operations.md, "Commands"): serve, worker, migrate, load-data,
+"""The command line (docs/commands.md): serve, worker, migrate, load-data,
 demo-data, restore, run-job, create-admin, create-api-key, revoke-api-key, …"""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The commands that work on the database (DESIGN §1): migrate, load-data, demo-data,
+"""The commands that work on the database (docs/commands.md): migrate, load-data, demo-data,
 restore, run-job, revoke-links, create-admin, create-api-key, revoke-api-key, and the steps of
 `serve` before it supervises.
 
 Each change a command makes is written to the audit log as the actor `cli`, in the change's
-transaction (docs/security.md, "Audit log").
+transaction (docs/audit.md).
 
 Imported by app/cli.py only when one of them runs.
 """
@@ -218,7 +218,7 @@ def run_job(settings: Settings, args: argparse.Namespace) -> None:
 
 
 def restore(settings: Settings, args: argparse.Namespace) -> None:
-    """Restore an archive into an empty database and say what it holds (docs/operations.md)."""
+    """Restore an archive into an empty database and say what it holds (docs/backups.md#restore)."""
     from jobs import JobFailed
     from jobs.restore import restore as restore_archive
 

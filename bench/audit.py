@@ -14,7 +14,7 @@ import asyncio
 import statistics
 import time
 
-from app.admin.rider import set_rider_pin
+from app.admin.rider_page import set_rider_pin
 from app.core import audit, database, sessions
 from bench.harness import fresh_database, report, run_sql
 

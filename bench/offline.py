@@ -1,11 +1,10 @@
-"""The rider app's offline copy (DESIGN §13): a rider with one open path of 5 courses × 10
-lessons (and a quiz each) signs in in Debian's Chromium; the service worker keeps /training
-and the 5 × 12 course pages, lessons and quiz pages. Measured: the bytes kept (pages and static
-files; target under 5 MB) and the time from the sign-in until the copy is complete, on the
-local network and on a throttled 3G profile (Chrome DevTools' "Fast 3G": 562.5 ms latency,
-1.44 Mbit/s down, 675 kbit/s up, through `Network.emulateNetworkConditions` on a CDP session
-of the page and of the worker).
-"""
+"""The rider app's offline copy (docs/rider-offline.md): a rider with one open path of 5 courses ×
+10 lessons (and a quiz each) signs in in Debian's Chromium; the service worker keeps /training and
+the 5 × 12 course pages, lessons and quiz pages. Measured: the bytes kept (pages and static files;
+target under 5 MB) and the time from the sign-in until the copy is complete, on the local network
+and on a throttled 3G profile (Chrome DevTools' "Fast 3G": 562.5 ms latency, 1.44 Mbit/s down, 675
+kbit/s up, through `Network.emulateNetworkConditions` on a CDP session of the page and of the
+worker)."""
 
 from __future__ import annotations
 

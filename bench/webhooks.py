@@ -1,4 +1,4 @@
-"""Webhooks and Idempotency-Key (DESIGN §12) through the real server: 250,000 assignments
+"""Webhooks and Idempotency-Key (docs/webhooks.md) through the real server: 250,000 assignments
 with one endpoint subscribed (events written, not yet delivered), 10,000 events delivered to
 a receiver on localhost, and what an Idempotency-Key adds to a 5,000-rider upsert.
 """

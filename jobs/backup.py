@@ -1,5 +1,5 @@
 """Daily database backup: a `pg_dump` custom-format archive with its manifest, in BACKUP_DIR
-and, with BACKUP_S3_URL, in an S3 store off the machine; each keeps 14 days (docs/operations.md).
+and, with BACKUP_S3_URL, in an S3 store off the machine; each keeps 14 days (docs/backups.md).
 
 The row counts of the manifest are taken in the snapshot pg_dump dumps (exported, then given
 to it), so a restore must show exactly them. An archive is written under a temporary name and

@@ -1,4 +1,4 @@
-"""Daily reminders to riders with unfinished training (spec, Events).
+"""Daily reminders to riders with unfinished training (docs/jobs.md#reminders).
 
 One run takes the 5,000 open assignments with the oldest deadlines (overdue ones first) of
 riders who are not inactive, and sends each of those riders one message that lists them with a

@@ -1,4 +1,4 @@
-"""Recounts the summaries the reports read (app/admin/reports.py, docs/admin-panel.md,
+"""Recounts the summaries the reports read (app/admin/reports.py, docs/reports.md,
 "Reports"), every REFRESH_MINUTES or when an editor presses Recount now: a page then reads a
 few thousand rows instead of every assignment, completion and quiz answer."""
 

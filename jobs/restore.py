@@ -3,7 +3,7 @@
 The archive comes from the S3 store when BACKUP_S3_URL is set, else from BACKUP_DIR; pg_restore
 is chosen as the backup's pg_dump is (jobs/pg_clients.py). A target that holds any table of the
 service is refused before anything is written, and the restore is one transaction: a failed
-one leaves the target as it was. See docs/operations.md#restore.
+one leaves the target as it was. See docs/backups.md#restore.
 """
 
 from __future__ import annotations

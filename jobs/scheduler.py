@@ -4,7 +4,7 @@ Several web processes and instances may serve one database. A run first claims i
 `job_runs`: at most one unfinished run a job (a process that cannot claim skips and logs
 that), and one run a scheduled minute, so a process whose clock fires a little later does not
 run the job a second time. The claim is a row, not a lock, so it holds through a transaction
-pooler (DESIGN §11).
+pooler (docs/scale.md#jobs).
 Every run (scheduled, `run-job`, the panel's Run now) is a `job_runs` row with its outcome and
 result line, which the panel's jobs page lists.
 """

@@ -1,4 +1,4 @@
--- The web pages (DESIGN §7, §8): admins of the panel, server-side sessions for admins and
+-- The web pages (docs/admin-panel.md): admins of the panel, server-side sessions for admins and
 -- riders, failed sign-in attempts for throttling, and the one-time setup link of the first admin.
 -- depends: 0004.training
 

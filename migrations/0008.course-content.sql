@@ -1,4 +1,4 @@
--- Course content (DESIGN §10's course document) and its translations.
+-- Course content (the course document, docs/api-training.md) and its translations.
 --
 -- The document lives in one jsonb column, not in lesson/question tables: a course is always
 -- read whole (the rider's player, the admin editor, the AI prompts) and written whole (the

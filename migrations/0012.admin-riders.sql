@@ -1,4 +1,4 @@
--- The admin panel's rider pages, messages and jobs (issue 10, DESIGN §8): the indexes that keep
+-- The admin panel's rider pages, messages and jobs (issue 10, docs/admin-riders.md): the indexes that keep
 -- the riders list fast at 300,000 riders, and job runs that record who started them and how
 -- they ended.
 -- depends: 0011.link-revocation

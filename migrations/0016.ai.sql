@@ -1,4 +1,4 @@
--- AI (DESIGN §10): course generation and translation jobs, the assistant's knowledge documents
+-- AI (docs/ai.md): course generation and translation jobs, the assistant's knowledge documents
 -- split into passages for full-text search, and the questions riders asked (hourly limit).
 -- depends: 0011.link-revocation
 

@@ -1,4 +1,4 @@
--- Webhooks (DESIGN §12): the endpoints the training team adds on /admin/webhooks, and one
+-- Webhooks (docs/webhooks.md): the endpoints the training team adds on /admin/webhooks, and one
 -- delivery a subscribed endpoint per event, written in the transaction of the change that
 -- made the event and sent by any web process (app/webhooks).
 -- depends: 0017.idempotency

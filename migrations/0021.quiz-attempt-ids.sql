@@ -1,4 +1,4 @@
--- A quiz form's attempt_id, recorded once per rider and course (DESIGN §13): a repeated POST
+-- A quiz form's attempt_id, recorded once per rider and course (docs/rider-offline.md): a repeated POST
 -- (the service worker sending a kept answer again, a double tap) finds the first result here
 -- instead of counting a second attempt. `wrong` holds the indexes of the questions answered
 -- wrong, so the repeat shows the same result page.

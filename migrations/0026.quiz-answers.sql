@@ -1,4 +1,4 @@
--- Every quiz attempt with the options chosen (DESIGN §14's item analysis), recorded from now
+-- Every quiz attempt with the options chosen (the item analysis, docs/reports.md), recorded from now
 -- on in the quiz POST's transaction; older attempts have none and are not counted. `attempt`
 -- is the rider's attempt number in the course (course_results.attempts after this attempt),
 -- so attempt 1 is a rider's first. quiz_answers holds one row per question of an attempt:

@@ -1,4 +1,4 @@
--- The reports' summaries (DESIGN §14): counts by the rider's market and city, recounted
+-- The reports' summaries (docs/reports.md): counts by the rider's market and city, recounted
 -- whole by the `reports` job (jobs/reports.py, every 10 minutes) in one transaction, so a
 -- page reads a few thousand rows instead of scanning 1.5 M assignments and 2 M completions,
 -- and always a consistent set. report_refresh holds when they were counted (the pages show

@@ -1,4 +1,4 @@
--- Assignment events stored as the assignment's facts, not as JSON (DESIGN §12): a bulk assign
+-- Assignment events stored as the assignment's facts, not as JSON (docs/webhooks.md): a bulk assign
 -- writes 250,000 events in its own statement, and building 250,000 jsonb objects (their
 -- times printed with to_char) then storing them took about as long as the assignments
 -- themselves. The facts of an assignment do not change after its event, so the data object

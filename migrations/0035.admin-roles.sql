@@ -1,4 +1,4 @@
--- Admin roles and markets (docs/security.md, "Who may do what"). Every admin had every right
+-- Admin roles and markets (docs/security.md, "Admin roles and markets"). Every admin had every right
 -- before roles existed, so those already there become owners; a new admin is an editor unless
 -- made otherwise. An empty markets array means every market.
 -- depends: 0034.webhook-event-facts

@@ -1,4 +1,4 @@
--- The audit log (docs/security.md, "Audit log"): every change a person makes through the panel
+-- The audit log (docs/audit.md): every change a person makes through the panel
 -- or the command line, written in the change's own transaction, so a change and its event are
 -- committed or lost together. Append-only: the service never updates a row, and only
 -- housekeeping deletes the old ones.

@@ -1,4 +1,4 @@
--- Backups that survive the machine (docs/operations.md#backups): each archive the backup job
+-- Backups that survive the machine (docs/backups.md#backups): each archive the backup job
 -- wrote, with its size and how long it took, for the metrics an alert watches from any
 -- instance (a gauge in one process's memory would be lost at a restart and unknown to the
 -- others); the restore drill's last success is read from job_runs.

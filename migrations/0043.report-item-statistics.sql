@@ -1,4 +1,4 @@
--- The item analysis's per-option counts and discrimination index (docs/admin-panel.md,
+-- The item analysis's per-option counts and discrimination index (docs/reports.md,
 -- "Item analysis"), recounted by the reports job like the other summaries (migration 0027):
 -- the options table now counts every answer that chose an option (`chosen`) beside the wrong
 -- answers that did (`wrong`, the old count); the answers table keeps, per row, the sum and the

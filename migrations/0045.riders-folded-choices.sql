@@ -1,6 +1,6 @@
 -- The riders filters compare city case-insensitively, and the riders list and the assign page
 -- offer the cities and vehicle types riders have, of the admin's markets
--- (docs/admin-panel.md, "Filters from the stored values"): these indexes serve the city
+-- (docs/admin-riders.md, "Filters from the stored values"): these indexes serve the city
 -- filter and the skip scans that list each market's values in a few index probes. The
 -- planner reads no statistics from a partial index's expression: the statistics object gives
 -- it lower(city)'s, so that a city few riders have is looked up in the index rather than

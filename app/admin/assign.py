@@ -28,7 +28,8 @@ SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
 
 
 class AssignForm(Schema):
-    """DESIGN §8's assign form; the filters are repeated fields, `rider_ids` one ID a line."""
+    """The assign form (docs/admin-panel.md#form-fields); the filters are repeated fields,
+    `rider_ids` one ID a line."""
 
     path_id = fields.UUID(required=True, error_messages={"invalid_uuid": "Choose a path."})
     markets = fields.List(fields.String(validate=validate.OneOf(MARKETS)))
@@ -38,7 +39,7 @@ class AssignForm(Schema):
     rider_ids = fields.String()
     confirm = fields.String(validate=validate.Equal("1"))
     # The count the preview showed: a confirm that would now assign another number writes
-    # nothing (DESIGN §14). Scripts that post without it assign as before.
+    # nothing (docs/admin-panel.md). Scripts that post without it assign as before.
     expected_count = Integer(validate=validate.Range(min=0))
 
     @validates("rider_ids")

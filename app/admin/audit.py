@@ -1,4 +1,4 @@
-"""The audit log's pages (`/admin/audit`, owners only; docs/security.md, "Audit log"): who
+"""The audit log's pages (`/admin/audit`, owners only; docs/audit.md): who
 changed what, newest first, with filters, keyset-paged, and the same as a CSV file.
 
 The events themselves are written by each change, in its own transaction
@@ -27,7 +27,7 @@ routes = web.RouteTableDef()
 
 SQL = sql.load("admin", "audit_events_page")
 
-# What the panel and the command line record (docs/security.md lists what each means); the
+# What the panel and the command line record (docs/audit.md lists what each means); the
 # filter takes any action written like these, so one missing here can still be looked up.
 ACTIONS = (
     "admin.created",

@@ -1,5 +1,5 @@
 """The course editor's and the translation form's posted rows, read into a course document
-(DESIGN §10) with one message a field or row."""
+(docs/api-training.md#course-content) with one message a field or row."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from app.training.course_document import (
     TranslationSchema,
 )
 
-# The course editor (DESIGN §10's course document as a form). Rows are numbered fields:
-# `lesson_title_<i>`, `lesson_body_<i>`, `question_<q>`, `option_<q>_<n>` (n from 0 to 5) and
-# repeated `correct_<q>` (the ticked option rows); `title`, `pass_mark`, `published` (`on`).
+# The course editor (the course document of docs/api-training.md as a form). Rows are numbered
+# fields: `lesson_title_<i>`, `lesson_body_<i>`, `question_<q>`, `option_<q>_<n>` (n from 0 to 5)
+# and repeated `correct_<q>` (the ticked option rows); `title`, `pass_mark`, `published` (`on`).
 # Rows left blank are dropped, so blank rows can be offered for filling without JavaScript.
 _ROW = re.compile(r"(?:lesson_title|lesson_body|question)_([0-9]{1,3})")
 BLANK_OPTION = "Ticked options need their text."

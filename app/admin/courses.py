@@ -1,4 +1,4 @@
-"""Courses in the panel (DESIGN §8, §10): list, editor, export and import.
+"""Courses in the panel (docs/admin-panel.md#courses): list, editor, export and import.
 
 The editor posts §10's course document as numbered rows (`app.admin.course_form.read_course`),
 validated by `app.training.course_document` and saved by `app.training.courses`, the same

@@ -1,5 +1,5 @@
-"""CSV exports of the panel (DESIGN §8): riders, assignments, completions and messages, with
-the filters of the page they come from, in parts of at most ROWS_PER_PART data rows.
+"""CSV exports of the panel (docs/csv.md#csv-exports): riders, assignments, completions and
+messages, with the filters of the page they come from, in parts of at most ROWS_PER_PART data rows.
 
 Streamed as `app/checks/streaming.py` streams the check list: rows come from a server-side
 cursor in batches and leave as they come (chunked, no Content-Length), so the first byte goes
@@ -22,10 +22,10 @@ from aiohttp import web
 from marshmallow import Schema, ValidationError, validate
 
 from app.admin import roles
-from app.admin.csv_riders import FIELDS
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.admin.messages import MessageFilters, message_filters
+from app.admin.rider_csv_parser import FIELDS
 from app.admin.riders import RiderFilters
 from app.admin.search import PHONE_QUERY, matching_riders_parameters
 from app.core import audit, database, sql
@@ -91,7 +91,7 @@ async def export_rows(pool: asyncpg.Pool, name: str, filters: Sequence):
         yield count, rows
 
 
-ROWS_PER_PART = 500_000  # spec, Limits: CSV exports, rows per file
+ROWS_PER_PART = 500_000  # docs/limits.md: CSV exports, rows per file
 
 COLUMNS = {
     # The import's fields without the PIN (only its hash is stored), then when the rider came.

@@ -53,7 +53,7 @@ def render(request: web.Request, template: str, context: dict, status: int = 200
 
 
 # How the panel names each flag type; the API, the stored rows and the CSV exports keep the
-# codes (docs/admin-panel.md, "Flags").
+# codes (docs/admin-riders.md, "Flags").
 FLAG_LABELS = {
     "late_delivery": "Late delivery",
     "customer_complaint": "Customer complaint",

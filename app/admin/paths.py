@@ -1,4 +1,4 @@
-"""Learning paths in the panel (DESIGN §8): list, create, edit.
+"""Learning paths in the panel (docs/admin-panel.md#paths): list, create, edit.
 
 A path is validated as load-data's path records are (`app.training.records`) and written by
 the same function; saving an active automatic path (`all_matching`, `onboarding`) runs that
@@ -29,8 +29,8 @@ from app.training.schemas import FLAG_TYPES
 
 routes = web.RouteTableDef()
 
-# Learning paths (DESIGN §8's stable field names): load-data's path record without its id,
-# with upper limits a person's typing should not exceed.
+# Learning paths (the form's stable field names, docs/admin-panel.md#form-fields): load-data's path
+# record without its id, with upper limits a person's typing should not exceed.
 PATH_NAME_MAX = 200
 PATH_DAYS_MAX = 730
 PATH_LISTS = ("flag_types", "markets", "vehicle_types", "nationalities", "courses")
@@ -167,7 +167,7 @@ def _assigned(request: web.Request) -> int | None:
 
 async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Response:
     values, errors = read_path(PathForm(), await request.post())
-    saved_id = path_id or uuid.uuid4()  # the spec: a new path gets a UUID, its page's address
+    saved_id = path_id or uuid.uuid4()  # a new path's UUID is its page's address
     if not errors:
         try:
             action = "path.updated" if path_id else "path.created"

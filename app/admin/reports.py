@@ -1,4 +1,4 @@
-"""The reports of the training team (DESIGN §14): completion by path, completions and
+"""The reports of the training team (docs/reports.md): completion by path, completions and
 assignments per week, overdue by city, and the item analysis of a course's quiz — each a
 table beside a chart drawn on the server (SVG, `admin/charts.html`), and a CSV download with
 the page's filters.
@@ -22,7 +22,7 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.admin import job_runs, notices, roles
+from app.admin import jobs_page, notices, roles
 from app.admin.assign import rider_choices
 from app.admin.exports import csv_rows, stream_csv
 from app.admin.guard import ADMIN
@@ -150,7 +150,7 @@ def option_counts(course: Course, question: int, answered: int, chosen: dict) ->
 
 
 # Moodle's question statistics flag a question whose discrimination index is below 30% as
-# "very likely" to need checking and below 50% as "likely" (docs/admin-panel.md).
+# "very likely" to need checking and below 50% as "likely" (docs/reports.md).
 NEEDS_CHECKING = ((30, "very likely"), (50, "likely"))
 
 
@@ -248,7 +248,7 @@ async def recount_now(request: web.Request) -> web.Response:
     # The primary's pool: a read replica may not have the new time yet.
     pool = request.app[POOL]
     before = await pool.fetchval(SQL.report_refreshed_at)
-    task = await job_runs.start(request, JOB.name)
+    task = await jobs_page.start(request, JOB.name)
     if not task.done():
         said = "Recount started: it goes on in the background; reload the page to see it."
     elif isinstance(task.exception(), JobLocked):
@@ -288,7 +288,7 @@ async def course_report_page(request: web.Request) -> web.Response:
     return render(request, "admin/report_course.html", context)
 
 
-# CSV: the report's rows with DESIGN §14's columns, free text through the formula guard.
+# CSV: the report's rows with docs/reports.md's columns, free text through the formula guard.
 
 
 async def _csv(request: web.Request, name: str, columns: Sequence[str], rows_of):

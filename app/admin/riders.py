@@ -1,5 +1,5 @@
 """The riders list (`/admin/riders`): its filters, which the exports read too, its page and its
-count. The rider page is `rider.py`."""
+count. The rider page is `rider_page.py`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
 
 
 class RiderFilters(Schema):
-    """The riders list's filters, read alike by its page and its exports (docs/admin-panel.md:
+    """The riders list's filters, read alike by its page and its exports (docs/admin-riders.md:
     riders list): each exact but the search text `q`, at most as long as the rider's field."""
 
     q = Text(validate=validate.Length(max=200))

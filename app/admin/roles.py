@@ -1,5 +1,5 @@
-"""Admin roles (docs/security.md, "Who may do what"): owner, editor, viewer, each allowed what
-the one below it is. Every handler of the panel declares the least role it needs with
+"""Admin roles (docs/security.md, "Admin roles and markets"): owner, editor, viewer, each allowed
+what the one below it is. Every handler of the panel declares the least role it needs with
 `needs(role)`; tests/admin/test_roles.py fails on a route that declares none.
 
 - viewer: reads every page and report, downloads report CSVs; changes nothing and exports no

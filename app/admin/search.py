@@ -1,5 +1,5 @@
 """The riders list's search text `q` and filters as the parameters of the one riders filter,
-the SQL function admin_matching_riders (docs/admin-panel.md, "One riders filter"): the list,
+the SQL function admin_matching_riders (docs/admin-riders.md, "One riders filter"): the list,
 its count and its exports read them alike, through `matching_riders_parameters`."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _like_escaped(text: str) -> str:
 
 @dataclass(frozen=True)
 class RiderSearch:
-    """The riders list's `q` as the function's parameters (docs/admin-panel.md, riders list)."""
+    """The riders list's `q` as the function's parameters (docs/admin-riders.md, riders list)."""
 
     rider_id: str | None
     name_pattern: str | None

@@ -1,4 +1,4 @@
-"""The webhooks pages (DESIGN §12): endpoints added, disabled and enabled, deleted (after a
+"""The webhooks pages (docs/webhooks.md): endpoints added, disabled and enabled, deleted (after a
 page that asks), sent a test event; each endpoint's deliveries, with "Replay". The signing
 secret is shown once, on the page that answers the add; it is never read back after. An
 endpoint's URL must reach public addresses only (docs/webhooks.md#addresses): checked when it

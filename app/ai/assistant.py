@@ -1,4 +1,4 @@
-"""The riders' assistant (DESIGN §10): the hourly limit, retrieval (knowledge passages and the
+"""The riders' assistant (docs/ai.md): the hourly limit, retrieval (knowledge passages and the
 rider's own lessons, by PostgreSQL full-text search) and the prompt. Neither the question nor
 the answer is ever written to the application log."""
 

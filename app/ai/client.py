@@ -1,5 +1,5 @@
-"""The one client of the AI provider (DESIGN §10): an OpenAI-compatible Chat Completions API
-through the `openai` package's AsyncOpenAI, with a timeout and its retries on 429 and 5xx.
+"""The one client of the AI provider (docs/ai.md#provider): an OpenAI-compatible Chat Completions
+API through the `openai` package's AsyncOpenAI, with a timeout and its retries on 429 and 5xx.
 
 Two calls: `document` asks for a JSON document following a JSON schema (structured output) and
 returns it parsed, not yet validated (the caller validates it with its marshmallow schema
@@ -170,7 +170,7 @@ def _text_of(chunk) -> str | None:
     return text
 
 
-# The app's provider, or None when the AI is not configured (DESIGN §1).
+# The app's provider, or None when the AI is not configured (docs/ai.md#provider).
 PROVIDER = web.AppKey("ai_provider", Provider)
 
 

@@ -1,4 +1,4 @@
-"""Course generation and translation (DESIGN §10): the prompts, the JSON schemas the model is
+"""Course generation and translation (docs/ai.md): the prompts, the JSON schemas the model is
 asked to follow, and the checks every answer passes before it is stored.
 
 A long source is cut into parts that fit the model's context; each part becomes a share of the

@@ -1,4 +1,4 @@
-"""Knowledge documents (DESIGN §10): a file's text cut into the passages the assistant
+"""Knowledge documents (docs/ai.md): a file's text cut into the passages the assistant
 searches."""
 
 from __future__ import annotations

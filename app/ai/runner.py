@@ -1,4 +1,4 @@
-"""AI jobs (DESIGN §10): rows of `ai_jobs`, run as asyncio tasks inside `serve`.
+"""AI jobs (docs/ai.md): rows of `ai_jobs`, run as asyncio tasks inside `serve`.
 
 A job is written `running` and unclaimed by the page that starts it; the runner of any web
 process claims it (`FOR UPDATE SKIP LOCKED`: each job once), runs it and stores its result in

@@ -1,4 +1,4 @@
-"""Text out of uploaded files (DESIGN §10): PDF (pypdf), a SCORM package (`imsmanifest.xml`
+"""Text out of uploaded files (docs/ai.md): PDF (pypdf), a SCORM package (`imsmanifest.xml`
 and its HTML pages), plain text and Markdown; and text cut into pieces (a source into parts
 that fit the model's context, a knowledge document into passages).
 

@@ -1,4 +1,4 @@
-"""The assistant page's words in the rider's language (DESIGN §9: en, ar, ur, ku)."""
+"""The assistant page's words in the rider's language (docs/rider-app.md: en, ar, ur, ku)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""load-data sections `questions` and `checks` (DESIGN §6): upserts by question_id and by id.
+"""load-data sections `questions` and `checks` (docs/data-load.md): upserts by question_id and by
+id.
 
 `questions` is written first, so a file's checks can take omitted answer fields from the
 questions loaded with them.

@@ -1,4 +1,4 @@
-"""load-data record schemas of the checks family (DESIGN §6): questions and checks."""
+"""load-data record schemas of the checks family (docs/data-load.md): questions and checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The audit log (docs/security.md, "Audit log"): who changed what, through the panel or the
+"""The audit log (docs/audit.md): who changed what, through the panel or the
 command line. An event is written on the connection of the change it records, inside that
 change's transaction, so the two are committed or lost together.
 

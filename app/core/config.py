@@ -1,4 +1,4 @@
-"""Settings read once from the environment (DESIGN §1)."""
+"""Settings read once from the environment (docs/configuration.md)."""
 
 from __future__ import annotations
 
@@ -200,12 +200,12 @@ def _optional(env: Mapping[str, str], name: str) -> str | None:
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None
-    # "session" (a direct connection or a session pooler) or "transaction" (DESIGN §11).
+    # "session" (a direct connection or a session pooler) or "transaction" (docs/scale.md).
     database_pool_mode: str
     # The same database without the pooler, for what needs a session of its own (pg_dump,
     # migrations); None: DATABASE_URL is one.
     database_direct_url: str | None
-    # A streaming read replica for the heavy reads that tolerate lag (DESIGN §11), or None.
+    # A streaming read replica for the heavy reads that tolerate lag (docs/scale.md), or None.
     database_replica_url: str | None
     data_dir: Path
     host: str
@@ -306,5 +306,5 @@ class Settings:
 
     @property
     def ai_configured(self) -> bool:
-        """DESIGN §1: the AI is "connected" when a key and a model are set."""
+        """docs/ai.md: the AI is "configured" when a key and a model are set."""
         return bool(self.ai_api_key and self.ai_model)

@@ -1,4 +1,5 @@
-"""CSRF tokens (DESIGN §7): every POST outside `/api` carries a `csrf_token` field.
+"""CSRF tokens (docs/admin-panel.md#every-page): every POST outside `/api` carries a `csrf_token`
+field.
 
 Signed in, the token is the session's own secret (stored with the session). Before sign-in
 (the sign-in and setup forms) it is bound to a random pre-session cookie: the form's token must

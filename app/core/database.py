@@ -208,7 +208,7 @@ Db = asyncpg.Connection | Pool
 
 
 def pool_options(pool_mode: str) -> dict:
-    """What a connection may ask of its server session in `pool_mode` (DESIGN §11)."""
+    """What a connection may ask of its server session in `pool_mode` (docs/scale.md)."""
     if pool_mode == "transaction":
         # Behind a transaction pooler every transaction may run on another server session:
         # a prepared statement (asyncpg's cache) would be missing there, and the pooler

@@ -1,4 +1,4 @@
-"""Idempotency-Key on an API write (DESIGN §12, after the IETF `Idempotency-Key` draft).
+"""Idempotency-Key on an API write (docs/webhooks.md, after the IETF `Idempotency-Key` draft).
 
 The first request with a key claims it in a statement of its own, committed before the work
 runs, so of two requests at once exactly one runs, on any instance; its answer is then stored

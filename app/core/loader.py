@@ -1,4 +1,4 @@
-"""`load-data`: a JSON document of sections, loaded as one transaction (DESIGN §6).
+"""`load-data`: a JSON document of sections, loaded as one transaction (docs/data-load.md).
 
 Each family contributes `Section`s. The first invalid record rejects the whole file with a
 message naming section, index and field, and nothing is written: the sections are checked in

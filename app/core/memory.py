@@ -1,4 +1,4 @@
-"""The memory limit of a web process (DESIGN §11; spec: restarted above 1 GB).
+"""The memory limit of a web process (docs/operations.md#memory-limit).
 
 Each web process reads its resident memory every second; above MEMORY_LIMIT_MB it logs
 `memory limit reached` once and asks its supervisor for a replacement, which takes over

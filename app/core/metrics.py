@@ -1,4 +1,4 @@
-"""Prometheus metrics (DESIGN §11): the stable names, and `GET /metrics` behind METRICS_TOKEN.
+"""Prometheus metrics (docs/metrics.md): the stable names, and `GET /metrics` behind METRICS_TOKEN.
 
 `serve` runs several web processes; each writes its values to files in
 PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode, chosen when the library is

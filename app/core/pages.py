@@ -1,4 +1,5 @@
-"""Server-rendered pages (DESIGN §7): templates, static files and the headers every page sends.
+"""Server-rendered pages (docs/admin-panel.md#every-page): templates, static files and the headers
+every page sends.
 
 A package renders with `pages.render(request, "admin/dashboard.html", {...})`; every template
 can call `csrf_token()` for its forms. Static files are served from `app/static/` at `/static/`.

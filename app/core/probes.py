@@ -1,4 +1,5 @@
-"""Health and readiness probes for a platform's router and orchestrator (DESIGN §11).
+"""Health and readiness probes for a platform's router and orchestrator
+(docs/operations.md#probes-and-metrics).
 
 `/healthz` answers while the process serves and touches nothing else: a platform restarts the
 process when it stops answering. `/readyz` also asks PostgreSQL (within 1 s) whether every

@@ -1,8 +1,8 @@
 """The heavy reads that tolerate a few seconds of lag (the checks stream, the completions feed,
 the CSV exports) go to DATABASE_REPLICA_URL, a streaming read replica, when one is set
-(DESIGN §11). A replica that cannot be reached costs those reads at most a second: they fall
-back to the primary, and the replica is tried again a few seconds later. The fallback is logged
-once a minute, not once a request."""
+(docs/scale.md#read-replica). A replica that cannot be reached costs those reads at most a second:
+they fall back to the primary, and the replica is tried again a few seconds later. The fallback is
+logged once a minute, not once a request."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Server-side sessions (DESIGN §7): the cookie holds a random id, the table its SHA-256.
+"""Server-side sessions (docs/admin-panel.md#every-page): the cookie holds a random id, the table
+its SHA-256.
 
 A session is revocable at once (sign-out, a disabled admin, an inactive rider, a new PIN):
 every request looks it up, and `touch` refuses a session of a disabled admin.

@@ -1,4 +1,4 @@
-"""The flags endpoint's notification step (spec, `POST /api/v1/flags`, effect 3).
+"""The flags endpoint's notification step (`POST /api/v1/flags` with `notify`, docs/messaging.md).
 
 `notify_flag` is the one seam between the flags endpoint and messaging: it is called after
 the flag's paths were assigned, outside the flag's transaction, and answers the

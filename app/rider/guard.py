@@ -5,7 +5,7 @@ session's rider is `request[RIDER]`: the one other packages use (the assistant l
 
 `?lang=` on any signed-in page switches the language and the session remembers it.
 
-A shared phone (docs/rider-app.md, "Shared phones"): beside the HttpOnly session cookie, the
+A shared phone (docs/rider-offline.md, "Shared phones"): beside the HttpOnly session cookie, the
 phone holds `rider_key`, a cookie its service worker can read, naming the rider whose session
 is on the phone by an opaque key (`rider_key()`). The worker shows and sends a rider's offline
 copy and kept answers only under that rider's key. The guard keeps the cookie true: it clears

@@ -1,7 +1,7 @@
-"""The rider app as an installable web app (DESIGN §13): `GET /manifest.webmanifest`, linked
-from every rider page, so "Add to home screen" gives an icon that opens `/training`
-full-screen. The icons are PNGs committed under app/static/icons (the maskable one keeps its
-drawing inside the central safe zone)."""
+"""The rider app as an installable web app (docs/rider-offline.md#installable): `GET
+/manifest.webmanifest`, linked from every rider page, so "Add to home screen" gives an icon that
+opens `/training` full-screen. The icons are PNGs committed under app/static/icons (the maskable one
+keeps its drawing inside the central safe zone)."""
 
 from __future__ import annotations
 

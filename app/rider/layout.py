@@ -37,6 +37,6 @@ def render(
     context = {**page_language(shown), "rider": rider, "here": here, **(context or {})}
     if rider:
         # The page's rider for the service worker (<meta name="rider">) and the quiz form's
-        # mark of whose answers these are (docs/rider-app.md, "Shared phones").
+        # mark of whose answers these are (docs/rider-offline.md, "Shared phones").
         context["rider_key"] = rider_key(request.app[SETTINGS].session_secret, rider.rider_id)
     return pages.render(request, template, context, status=status)

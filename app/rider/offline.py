@@ -1,6 +1,6 @@
-"""The rider app on the road (DESIGN §13): the service worker `GET /sw.js` and the two small
-pages it keeps for when the phone is offline, in each of the four languages: `GET /offline`
-(a page never kept) and `GET /offline/saved` (quiz answers kept on the phone, to be sent).
+"""The rider app on the road (docs/rider-offline.md): the service worker `GET /sw.js` and the two
+small pages it keeps for when the phone is offline, in each of the four languages: `GET /offline` (a
+page never kept) and `GET /offline/saved` (quiz answers kept on the phone, to be sent).
 
 The worker (`rider/sw.js`, registered by `/static/offline.js`) keeps the rider's open training
 in a cache of that rider's own, sends the kept answers in order, each once (the server records

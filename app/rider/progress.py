@@ -16,9 +16,9 @@ class Grade:
 
 
 def grade(quiz: list[dict], answers: list[set[int]], pass_mark: int) -> Grade:
-    """A question counts when the chosen options are exactly its correct ones (DESIGN §9).
-    Passing compares whole numbers (right · 100 ≥ pass mark · questions), so rounding the
-    stored score can never turn a fail into a pass."""
+    """A question counts when the chosen options are exactly its correct ones
+    (docs/rider-app.md#quiz). Passing compares whole numbers (right · 100 ≥ pass mark · questions),
+    so rounding the stored score can never turn a fail into a pass."""
     wrong = [
         index
         for index, (question, chosen) in enumerate(zip(quiz, answers, strict=True))

@@ -120,7 +120,7 @@ async def count_attempt(
     current: Version | None = None,
 ) -> asyncpg.Record:
     """Count the attempt with the view of the page it answers, keep the options chosen
-    question by question (the item analysis, docs/admin-panel.md: reports) and the quiz
+    question by question (the item analysis, docs/reports.md) and the quiz
     form's attempt_id with its grade, in one statement (sql/rider/count_attempt.sql). Returns
     `opened` (false: the rider may not open the course or, with `current`, the stored course
     is no longer that version; nothing written), `repeat` (the attempt_id was recorded

@@ -1,6 +1,6 @@
-"""Every string of the rider app's interface in its four languages (DESIGN §9): English,
-Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the course and its
-translations, not from here.
+"""Every string of the rider app's interface in its four languages (docs/rider-app.md#languages):
+English, Arabic, Urdu and Sorani Kurdish (Arabic script). Course content comes from the course and
+its translations, not from here.
 
 Templates call `t("key", name=value)`; a text with `{name}` placeholders is filled with
 `str.format`. A text that counts something (`COUNTED_BY`) has a form for each CLDR plural

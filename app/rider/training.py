@@ -1,5 +1,5 @@
 """The rider's training: `/training`, the course player (course page, lessons, quiz,
-completion of a course without quiz) and the proofs of completion (DESIGN §9).
+completion of a course without quiz) and the proofs of completion (docs/rider-app.md).
 
 Every course page first records the view (`store.view_course`; a quiz answer's count
 records it too): that is where the rider's access is checked (a course not on the path of one
@@ -37,7 +37,8 @@ routes = web.RouteTableDef()
 
 T = TypeVar("T")
 
-# Marks a fetch made only to keep the rider's offline copy: not a page view (DESIGN §13).
+# Marks a fetch made only to keep the rider's offline copy: not a page view
+# (docs/rider-offline.md#offline).
 OFFLINE_COPY = "X-Offline-Copy"
 
 
@@ -151,7 +152,7 @@ async def quiz_page(request: web.Request) -> web.Response:
 async def submit_quiz(request: web.Request) -> web.Response:
     """Grade and count an attempt. A form whose attempt_id was recorded before (a kept answer
     sent again, a double tap) counts nothing, view time included, and answers the first
-    result (docs/rider-app.md, "Offline"). A form answered under another rider is a 409 page."""
+    result (docs/rider-offline.md, "Offline"). A form answered under another rider is a 409 page."""
     form = await request.post()
     if not _answers_of_this_rider(request, form):
         context = {"heading": "answers_not_yours_title", "line": "answers_not_yours"}
@@ -163,7 +164,7 @@ async def submit_quiz(request: web.Request) -> web.Response:
 def _answers_of_this_rider(request: web.Request, form) -> bool:
     """Whether the form was answered under the signed-in rider: a quiz form carries the key
     of the rider it was shown to (`rider_key`), and a phone's kept answers sent under another
-    rider's session are refused, nothing recorded (docs/rider-app.md, "Shared phones"). A
+    rider's session are refused, nothing recorded (docs/rider-offline.md, "Shared phones"). A
     form without the field (scripts) is the session's."""
     given = form.get("rider_key")
     own = rider_key(request.app[SETTINGS].session_secret, request[RIDER].rider_id)

@@ -1,5 +1,6 @@
-"""The public verification page `GET /verify/<proofCode>` (DESIGN §9): no sign-in; it shows
-only the course, the completion date, the rider's first name and last-name initial.
+"""The public verification page `GET /verify/<proofCode>` (docs/rider-app.md#verification): no
+sign-in; it shows only the course, the completion date, the rider's first name and last-name
+initial.
 
 Proof codes must not be enumerable faster than the sign-in limits allow: unknown codes count
 as failures of the client address (`sign_in_attempts`, kind `verify`), 5 in 15 minutes, the

@@ -1,4 +1,4 @@
-"""The shop's API-key guard (spec, Family B): the `api-key` header, with a key of scope
+"""The shop's API-key guard (Family B, docs/api-shop.md): the `api-key` header, with a key of scope
 `shop-import` or `shop-orders` (docs/security.md, "API keys"). Missing 401; wrong, revoked,
 expired or of another scope 403; no key at all for the scope 503; each in the shop's error
 shape (`laravel.ERRORS`)."""

@@ -71,7 +71,7 @@ EXCHANGE_ORDERS = (
     '`paid_in_eur` is `""` when the currency has no rate. With FEATURE_TIER_DISCOUNT=0, '
     '`loyalty_discount_percent` and `total_savings` are `""` and `ridehail_tier` is `-`; a '
     "tier without a name in the tier table shows its raw code. `shipment` is always "
-    "`Standard` (spec); the `shipment` filter reads the order's stored shipment type."
+    "`Standard`; the `shipment` filter reads the order's stored shipment type."
 )
 
 

@@ -1,4 +1,5 @@
-"""Laravel's wording and error body (DESIGN §4), for marshmallow fields and the shop's errors.
+"""Laravel's wording and error body (docs/api-shop.md#keys-and-errors), for marshmallow fields and
+the shop's errors.
 
 Laravel names a field by its key with underscores as spaces ("The product id field is
 required."); the `errors` object keeps the key itself.

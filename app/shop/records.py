@@ -1,4 +1,5 @@
-"""Records of the shop's load-data sections (DESIGN §6) and their checks within a section."""
+"""Records of the shop's load-data sections (docs/data-load.md) and their checks within a
+section."""
 
 from __future__ import annotations
 

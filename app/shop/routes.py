@@ -1,4 +1,4 @@
-"""HTTP handlers of the shop family (spec Family B, DESIGN §4)."""
+"""HTTP handlers of the shop family (Family B, docs/api-shop.md)."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ class ImportRequestSchema(Schema):
         required=True,
         metadata={
             "description": f"1 to {MAX_IMPORT} records (else 422). Each is processed on its "
-            "own (spec): a record that is not a valid ImportRecord, any JSON value, fails "
+            "own: a record that is not a valid ImportRecord, any JSON value, fails "
             "alone and is listed in `results.failed` with its error.",
             "minItems": 1,
             "maxItems": MAX_IMPORT,

@@ -1,6 +1,6 @@
 // The assign page (/admin/assign): as paths, filters and pasted IDs change, asks
 // GET /admin/assign/count for how many riders the form would assign and says so under the
-// form (docs/admin-panel.md, "Assign a path"). Only a hint: the Preview button and the
+// form (docs/admin-riders.md, "Assign"). Only a hint: the Preview button and the
 // confirm's expected count stay the authority, and without this script the page works alike.
 "use strict";
 

@@ -1,11 +1,11 @@
-// Every rider page: registers the service worker (/sw.js, DESIGN §13), shows how many quiz
+// Every rider page: registers the service worker (/sw.js, docs/rider-offline.md), shows how many quiz
 // answers wait on this phone to be sent, asks the worker to send them when the phone is back
 // online, and before a sign-out with answers unsent, sends them or asks the rider. Once kept
 // answers were sent, the page says so and shows the new results without a reload by the
-// rider (docs/rider-app.md, "Offline"). A page of
+// rider (docs/rider-offline.md, "Offline"). A page of
 // a rider whose session is no longer the phone's (a tab left open, a page shown again by
 // Back) is loaded again when it is shown: the phone then shows what its session may see
-// (docs/rider-app.md, "Shared phones").
+// (docs/rider-offline.md, "Shared phones").
 "use strict";
 
 (() => {

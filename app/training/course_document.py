@@ -1,5 +1,5 @@
-"""The course document (DESIGN §10): the shape the AI is asked for, the admin's course
-export/import and load-data's `courses` records.
+"""The course document (docs/api-training.md#course-content): the shape the AI is asked for, the
+admin's course export/import and load-data's `courses` records.
 
     { "title": str, "lessons": [{ "title": str, "body": str (Markdown) }],
       "quiz": [{ "question": str, "options": [str, 2..6], "correct": [int, ≥1] }],

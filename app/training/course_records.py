@@ -1,4 +1,4 @@
-"""load-data `courses` records (DESIGN §6): section 10's course document with `id` (or
+"""load-data `courses` records (docs/data-load.md): the course document with `id` (or
 `courseId`), `published` and `translations`; older records (`id`, `title`, `has_quiz`,
 `pass_mark`) stay valid for courses without lessons.
 """

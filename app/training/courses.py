@@ -1,6 +1,6 @@
-"""Courses with their content (DESIGN §10): what the admin editor, the rider's player and the
-AI jobs call. Documents and translations arrive loaded by the schemas of `course_document`;
-these functions apply the rules that need the stored course and run the SQL.
+"""Courses with their content (docs/api-training.md#course-content): what the admin editor, the
+rider's player and the AI jobs call. Documents and translations arrive loaded by the schemas of
+`course_document`; these functions apply the rules that need the stored course and run the SQL.
 
 A rider reading a course in `ar`, `ur` or `ku` gets the translation when there is one that
 still fits the course (same lessons, questions and options), else the English course; the

@@ -23,7 +23,8 @@ from app.core.config import Settings
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 5000
-# The spec's texts; the parameter's name comes first (`app.core.query.parse_query`).
+# The feed's texts (the OpenAPI document); the parameter's name comes first
+# (`app.core.query.parse_query`).
 CURSOR_TEXT = "must be the nextCursor value from a previous page"
 SINCE_TEXT = "must be an ISO date"
 CURSOR_MESSAGE = f"cursor {CURSOR_TEXT}"
@@ -172,8 +173,8 @@ def page(rows: Sequence[Mapping[str, Any]], limit: int, api_key: str) -> dict[st
 
 
 def completion_event(row: Mapping[str, Any], api_key: str | None) -> dict[str, Any]:
-    """The data of a `completion.created` webhook event (DESIGN §12): the record as the feed
-    prints it, and `cursor`, the feed's cursor after it (null while INTEGRATION_API_KEY is
+    """The data of a `completion.created` webhook event (docs/webhooks.md#events): the record as the
+    feed prints it, and `cursor`, the feed's cursor after it (null while INTEGRATION_API_KEY is
     unset: the feed answers nothing then)."""
     item = record(row)
     return {**item, "cursor": cursor_after(item, api_key) if api_key else None}

@@ -99,7 +99,7 @@ async def write_completions(conn: asyncpg.Connection, _count: int) -> None:
 
 async def after_load(conn: asyncpg.Connection) -> None:
     """Completes and assigns what the loaded records call for; load-data writes no webhook
-    events (docs/webhooks.md): a load is the service's own data, not news for integrators."""
+    events (docs/webhooks.md#events): a load is the service's own data, not news for integrators."""
     await webhooks.without_assignment_events(conn)
     await conn.execute(SQL.complete_assignments)
     await store.run_rules(conn, None)

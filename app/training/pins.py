@@ -3,7 +3,7 @@
 Threat model (docs/api-training.md, "PINs"): 4 to 8 digits are at most 10^8 guesses, which no
 KDF setting makes slow enough offline, so a table or backup that leaks alone must not be
 enough: the pepper (PIN_PEPPER, else derived from SESSION_SECRET) lives only in the service's
-environment. Online guessing is limited by the sign-in throttle (spec, Limits).
+environment. Online guessing is limited by the sign-in throttle (docs/limits.md).
 
 `sha256$<salt>$<digest>` hashes (written before the pepper, or while no secret was set) are
 still recognised by `pin_matches`; the next upsert with a PIN rewrites them.

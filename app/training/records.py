@@ -1,4 +1,4 @@
-"""load-data record schemas of the training family (DESIGN §6): paths and completions.
+"""load-data record schemas of the training family (docs/data-load.md): paths and completions.
 
 Courses carry their document and are checked by `app.training.course_records`.
 

@@ -1,7 +1,7 @@
 """Rider rows of `POST /api/v1/riders` (and of the `riders` load-data section).
 
-A row is checked field by field in the order of the spec's Rider table; the first problem is
-the row's error. The messages are the spec's (and DESIGN §5's) exact texts. Plain functions,
+A row is checked field by field in the order of docs/api-training.md#riders; the first problem is
+the row's error. The messages are docs/api-training.md's exact texts. Plain functions,
 not a marshmallow schema per row: 5,000 rows must validate in a few milliseconds.
 """
 
@@ -15,8 +15,8 @@ from app.core.errors import NUL_MESSAGE
 from app.core.http import Bulk, MiB
 from app.training.languages import LANGUAGES
 
-# The spec's limits, enforced here and shown by the OpenAPI schemas (`schemas.py`) from these
-# same constants: the longest value of each rider field, and riders in one call.
+# The rider limits (docs/limits.md), enforced here and shown by the OpenAPI schemas (`schemas.py`)
+# from these same constants: the longest value of each rider field, and riders in one call.
 MAX_LENGTHS = {
     "riderId": 64,
     "name": 200,
@@ -101,7 +101,7 @@ class Rider:
 
 class RowError(Exception):
     """The first problem of a row; `field` is the field it names (None: the row is no object),
-    since the spec's messages do not."""
+    since the messages do not."""
 
     def __init__(self, field: str | None, message: str):
         super().__init__(message)
@@ -212,7 +212,7 @@ def parse_rider(row: Any) -> Rider:
     """A valid rider from one element of `riders`, or RowError naming the first problem."""
     if not isinstance(row, dict):
         raise RowError(None, f"Invalid input: expected object, received {json_type(row)}")
-    # One field after the other: the first problem in the spec's field order is the error.
+    # One field after the other: the first problem in the field order is the error.
     rider_id = _required(row, "riderId", MAX_LENGTHS["riderId"])
     name = _required(row, "name", MAX_LENGTHS["name"])
     market = _market(row)

@@ -1,4 +1,5 @@
-"""HTTP handlers of the training family (spec, Family C). Auth: INTEGRATION_API_KEY."""
+"""HTTP handlers of the training family (Family C, docs/api-training.md). Auth:
+INTEGRATION_API_KEY."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ class RowErrorSchema(Schema):
         required=True,
         allow_none=True,
         metadata={
-            "description": "The field the error is about (the spec's messages do not name it); "
+            "description": "The field the error is about (the messages do not name it); "
             "null when the row is not an object.",
             "example": "riderId",
         },
@@ -277,17 +277,17 @@ class AssignmentResultSchema(Schema):
 
 
 class PageSize(fields.Field):
-    """The spec's lenient `limit`: any text; what is not a positive integer means 1,000."""
+    """The feed's lenient `limit`: any text; what is not a positive integer means 1,000."""
 
     def _deserialize(self, value, attr, data, **kwargs) -> int:
         return cursor.parse_limit(value)
 
 
 class CompletionsQuerySchema(Schema):
-    """Read by `app.core.query`; `since` is read only when no `cursor` is given (the spec:
-    a cursor wins), so a bad `since` beside a cursor is ignored, as the description says."""
+    """Read by `app.core.query`; `since` is read only when no `cursor` is given (a cursor
+    wins), so a bad `since` beside a cursor is ignored, as the description says."""
 
-    BLANK_IS_ABSENT = True  # DESIGN §5: `cursor=` and `since=` count as absent
+    BLANK_IS_ABSENT = True  # docs/api-contract.md: `cursor=` and `since=` count as absent
 
     class Meta:
         unknown = EXCLUDE

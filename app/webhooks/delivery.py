@@ -1,4 +1,4 @@
-"""Delivering webhook events (DESIGN §12): a loop in every `serve` process.
+"""Delivering webhook events (docs/webhooks.md): a loop in every `serve` process.
 
 Each turn the loop records the attempts that finished and claims what is due, in one
 transaction (any process

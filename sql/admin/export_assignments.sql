@@ -1,7 +1,7 @@
 -- The assignments export, one part: rows $11 + 1 onward, at most $12, of the assignments of
 -- the riders that match the riders list's filters ($1–$9, see admin_matching_riders; $10:
 -- whether any filter is given), by rider, path and completion. Returns each row as one CSV
--- line with its CRLF (`line`): the columns of DESIGN §8, free text through admin_csv_text
+-- line with its CRLF (`line`): the columns of docs/csv.md, free text through admin_csv_text
 -- (NULL is an empty cell there and in admin_utc_text; the other columns are NOT NULL). Read
 -- through a cursor: assignments_once in order, the path name from paths' primary key.
 SELECT admin_csv_text(a.rider_id) || ',' || a.path_id::text || ',' || admin_csv_text(p.name)

@@ -1,7 +1,7 @@
 -- The messages export, one part: rows $6 + 1 onward, at most $7, of the messages with status
 -- $1 and kind $2, created from $3 to before $4 (each NULL: any), to riders of the admin's
 -- markets $5 (empty: every market; a scan of riders), oldest first. Returns each
--- row as one CSV line with its CRLF (`line`): the columns of DESIGN §8, free text through
+-- row as one CSV line with its CRLF (`line`): the columns of docs/csv.md, free text through
 -- admin_csv_text (NULL is an empty cell there and in admin_utc_text; the other columns are
 -- NOT NULL). Read through a cursor: messages' primary key in order.
 SELECT admin_csv_text(m.rider_id) || ',' || m.kind || ',' || m.status || ','

@@ -1,6 +1,6 @@
 -- The riders export, one part: rows $11 + 1 onward, at most $12 ($1–$9: the riders list's
 -- filters, see admin_matching_riders; $10: whether any filter is given), in rider ID order.
--- Returns each row as one CSV line with its CRLF (`line`): the columns of DESIGN §8, free text
+-- Returns each row as one CSV line with its CRLF (`line`): the columns of docs/csv.md, free text
 -- through admin_csv_text (NULL is an empty cell there and in admin_utc_text; the other
 -- columns are NOT NULL, so `||` never makes the line NULL). Read through a cursor: riders'
 -- primary key in order.

@@ -1,4 +1,4 @@
--- The overdue report (DESIGN §14) from the reports job's summary (report_assignments): open
+-- The overdue report (docs/reports.md) from the reports job's summary (report_assignments): open
 -- assignments past their deadline when counted, by the rider's market and city (city NULL
 -- for riders without one), the 20 with the most first — market, city, overdue — for the
 -- riders matching $1 markets and $2 cities (NULL: any). Run planned per call. A scan of the

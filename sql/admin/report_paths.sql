@@ -1,4 +1,4 @@
--- The paths report (DESIGN §14) from the reports job's summary (report_assignments): one row
+-- The paths report (docs/reports.md) from the reports job's summary (report_assignments): one row
 -- per path with assignments matching the filters — path_id, path (name), assigned (open or
 -- completed), completed, completion_rate (percent, one decimal), overdue (open past the
 -- deadline when counted), median_days (days to complete, from durations in tenths of a day;

@@ -1,4 +1,4 @@
--- The item analysis of course $1 (docs/admin-panel.md, "Item analysis") from the reports
+-- The item analysis of course $1 (docs/reports.md) from the reports
 -- job's summary (report_quiz_answers), one row per question answered in a recorded attempt:
 -- question (index from 0), answered (attempts that answered it), first_answered (in riders'
 -- first attempts: attempt 1), the rates right in first attempts and over all (the latter is

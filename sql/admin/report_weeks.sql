@@ -1,4 +1,4 @@
--- The weeks report (DESIGN §14) from the reports job's summaries: the last 12 ISO weeks
+-- The weeks report (docs/reports.md) from the reports job's summaries: the last 12 ISO weeks
 -- (UTC) to this one, oldest first — week ('2026-W47'), completions (course records passed
 -- that week), assignments (made that week) — of the riders matching $1 markets and $2 cities
 -- (NULL: any). Run planned per call. Scans of report_completions and report_assignments.

@@ -1,7 +1,7 @@
 -- The reports job: replaces report_quiz_answers with the recorded answers now, by course,
 -- the rider's market and city, question, first attempt (attempt 1) or not and right or not,
 -- with the sum and the sum of squares of their rest-of-test scores (right answers to the
--- attempt's other questions; docs/admin-panel.md, "Item analysis"). Two scans of
+-- attempt's other questions; docs/reports.md, "Item analysis"). Two scans of
 -- quiz_answers (one counts each attempt's right answers) hashed against each other and
 -- riders. Returns nothing.
 WITH old AS (DELETE FROM report_quiz_answers),

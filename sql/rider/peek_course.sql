@@ -1,5 +1,5 @@
 -- The record of rider $1 in course $2 as view_course.sql returns it, without recording a view:
--- for fetches that only keep the rider's offline copy (`X-Offline-Copy: 1`, DESIGN §13), which
+-- for fetches that only keep the rider's offline copy (`X-Offline-Copy: 1`, docs/rider-offline.md), which
 -- are not page views (no startedAt, language or time spent). A course not opened yet answers
 -- an empty record (no attempts, lesson 0) in language $3. No row when the rider may not open
 -- the course or the course shown is no longer current ($4–$6: rider_open_course, as in

@@ -1,5 +1,5 @@
 -- One page of exchange orders (orders with an exchange request) as a JSON array, ordered by
--- created_at then order_id, every field of the spec's Exchange order table.
+-- created_at then order_id, every field of the OpenAPI document's exchange order.
 -- $1 tier_discount feature; $2 limit; $3 offset; filters (NULL: no filter):
 -- $4/$5 created from/to, $6/$7 status_at from/to, $8/$9 delivered_at from/to (UNIX seconds),
 -- $10 status group, $11 payment filter, $12 order_type, $13 shipment, $14 exchange_status,

@@ -1,4 +1,4 @@
--- Saves course documents (DESIGN §10), validated by the caller: a JSON array of { id, title,
+-- Saves course documents (docs/api-training.md), validated by the caller: a JSON array of { id, title,
 -- lessons, quiz, pass_mark, published }; published null keeps the stored value, and a new
 -- course gets $2 (load-data: true, the admin editor and generation: false, a draft).
 -- has_quiz follows the quiz (the completions feed and the player read it). Used for one course

@@ -1,5 +1,5 @@
 -- load-data `paths`: creates or updates learning paths from a JSON array of path records
--- (DESIGN §6; the filter arrays become text[]). Returns nothing. Served by paths' key.
+-- (docs/data-load.md; the filter arrays become text[]). Returns nothing. Served by paths' key.
 INSERT INTO paths (path_id, name, active, days_to_complete, rule, flag_types, markets,
                    vehicle_types, nationalities)
 SELECT id, name, active, days_to_complete, rule, flag_types, markets, vehicle_types,

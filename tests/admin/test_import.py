@@ -9,8 +9,8 @@ import re
 import pytest
 from aiohttp import FormData
 
-from app.admin import importing
-from app.admin.csv_riders import ALL_UNKNOWN, NO_HEADER, NO_RIDER_ID, NO_ROWS, NOT_UTF8
+from app.admin import rider_import
+from app.admin.rider_csv_parser import ALL_UNKNOWN, NO_HEADER, NO_RIDER_ID, NO_ROWS, NOT_UTF8
 from tests.web import PageClient, sign_in
 
 PATH_ID = "00000000-0000-0000-0000-0000000000a1"
@@ -228,7 +228,7 @@ async def test_a_post_without_a_file_asks_for_one(admin_client, db):
     form.add_field("file", b"", filename="", content_type="application/octet-stream")
     response = await admin_client.post("/admin/import", data=form)
     assert response.status == 400
-    assert problem(await response.text()) == importing.CHOOSE_FILE
+    assert problem(await response.text()) == rider_import.CHOOSE_FILE
     response = await admin_client.post(f"/admin/import?csrf_token={token}", data={"x": "1"})
     assert response.status == 403  # a urlencoded POST carries its token in the body
     assert await nothing_written(db)
@@ -276,7 +276,7 @@ def multipart(token, content_chunks, boundary="csvboundary"):
 async def test_a_file_over_25_mb_is_refused_before_it_is_parsed(admin_client, db):
     row = b"R-1,Ada,AE\n" * 10_000
     big = b"riderId,name,market\n" + row * 240  # 26.4 MB
-    assert len(big) > importing.MAX_FILE_BYTES
+    assert len(big) > rider_import.MAX_FILE_BYTES
     token = await admin_client.csrf("/admin/import")
     response = await upload(admin_client, big, token=token)
     assert response.status == 413
@@ -415,7 +415,7 @@ FAILURES = {
 async def test_a_database_failure_midway_keeps_the_saved_batches_and_says_how_far(
     admin_client, db, monkeypatch, failure
 ):
-    monkeypatch.setattr(importing, "BATCH_ROWS", 2)
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
     await db.execute(
         "CREATE FUNCTION fail_on_boom() RETURNS trigger LANGUAGE plpgsql AS $$"
         f" BEGIN IF NEW.rider_id = 'R-boom' THEN {failure}; END IF; RETURN NEW; END $$;"
@@ -428,7 +428,7 @@ async def test_a_database_failure_midway_keeps_the_saved_batches_and_says_how_fa
     response = await upload(admin_client, content)
     assert response.status == 200
     page = await response.text()
-    assert problem(page) == importing.DATABASE_FAILED.format(first=4, last=5, saved=3)
+    assert problem(page) == rider_import.DATABASE_FAILED.format(first=4, last=5, saved=3)
     assert counts(page)["inserted"] == 1
     assert rejected_lines(page) == [
         "line 3: market must be one of AE, KW, QA, BH, OM, JO, EG, IQ "

@@ -1,4 +1,4 @@
-"""AI settings (DESIGN §1) and job claiming across processes."""
+"""AI settings (docs/ai.md#provider) and job claiming across processes."""
 
 from __future__ import annotations
 

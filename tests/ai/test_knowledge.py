@@ -47,7 +47,7 @@ async def test_a_text_document_is_split_listed_searched_and_deleted(ai_admin, da
         document_id = await conn.fetchval("SELECT document_id FROM knowledge_documents")
         roadside = "SELECT passages FROM knowledge_terms WHERE word = 'roadside'"
         assert await conn.fetchval(roadside) == 1
-    # Asked first, on a page of its own (DESIGN §14): the list links to it.
+    # Asked first, on a page of its own (docs/admin-panel.md): the list links to it.
     delete = f"{KNOWLEDGE}/{document_id}/delete"
     assert f'<a href="{delete}" aria-label="Delete handbook.md">' in page
     confirm = await confirm_page(ai_admin, delete, delete)

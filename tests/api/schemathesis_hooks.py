@@ -6,10 +6,10 @@ must accept; invalid ("negative") requests are left as generated:
 
 - a completions `cursor` is signed by the server (an HMAC): a generated one is replaced by a
   cursor this server issues (the test knows its integration key);
-- `skip` on the exchange-orders list requires `limit` (the spec): a generated `skip` gets one;
-- a kit entry's `product_id` must name an existing product (DESIGN §4, 422 otherwise): a
+- `skip` on the exchange-orders list requires `limit`: a generated `skip` gets one;
+- a kit entry's `product_id` must name an existing product (docs/api-contract.md, 422 otherwise): a
   generated one is replaced by one of the demo data's products (CONTRACT_PRODUCT_IDS);
-- an `Idempotency-Key` sent again with another body answers 422 (DESIGN §12): a generated key
+- an `Idempotency-Key` sent again with another body answers 422 (docs/webhooks.md): a generated key
   gets a suffix unique to the request, so a key is reused only with its own body.
 """
 

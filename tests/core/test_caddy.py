@@ -1,4 +1,4 @@
-"""deploy/Caddyfile in front of a real `serve` (DESIGN §11): a real Caddy (Debian's package)
+"""deploy/Caddyfile in front of a real `serve` (docs/https.md): a real Caddy (Debian's package)
 with its internal CA instead of Let's Encrypt, on high localhost ports."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""A web process at rest holds no library it has not used yet (DESIGN §11, memory): the AI
-client (openai), the PDF reader (pypdf) and the migration tool (yoyo, psycopg) are imported
-when first used. `python -m bench memory` measures what that leaves."""
+"""A web process at rest holds no library it has not used yet (docs/operations.md#memory-limit): the
+AI client (openai), the PDF reader (pypdf) and the migration tool (yoyo, psycopg) are imported when
+first used. `python -m bench memory` measures what that leaves."""
 
 import json
 import subprocess

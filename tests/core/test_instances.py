@@ -1,6 +1,6 @@
-"""Two real `serve` instances on one database behave as one service (DESIGN §11): a session
-made on one is valid on the other, throttles count across them, a scheduled job runs (and its
-messages go out) once a slot, an AI job is claimed once. With TEST_PGBOUNCER=1 both reach the
+"""Two real `serve` instances on one database behave as one service (docs/scale.md#many-instances):
+a session made on one is valid on the other, throttles count across them, a scheduled job runs (and
+its messages go out) once a slot, an AI job is claimed once. With TEST_PGBOUNCER=1 both reach the
 database through PgBouncer in transaction mode."""
 
 from __future__ import annotations

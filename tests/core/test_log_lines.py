@@ -1,5 +1,5 @@
-"""The log lines an operator watches: the spec's names verbatim, and every error or warning the
-code logs listed in the operations guide with what to do about it."""
+"""The log lines an operator watches: the names docs/operations.md asks to watch, verbatim, and
+every error or warning the code logs listed in the operations guide with what to do about it."""
 
 import ast
 import json
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The spec's "Errors worth watching for in the app log".
+# The error lines docs/operations.md asks operators to watch.
 SPEC_LINES = (
     "Course generation failed",
     "Translation failed",

@@ -1,5 +1,6 @@
-"""MEMORY_LIMIT_MB in a real `serve` under a steady stream of requests (DESIGN §11): a web
-process above the limit is replaced and not one request fails, at any WEB_CONCURRENCY."""
+"""MEMORY_LIMIT_MB in a real `serve` under a steady stream of requests
+(docs/operations.md#memory-limit): a web process above the limit is replaced and not one request
+fails, at any WEB_CONCURRENCY."""
 
 import asyncio
 import time

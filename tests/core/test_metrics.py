@@ -1,5 +1,5 @@
 """GET /metrics in one process: the token, the stable names, route templates as labels, and
-each counter moved by the event it counts (DESIGN §11). The sum over several processes of a
+each counter moved by the event it counts (docs/metrics.md). The sum over several processes of a
 real `serve` is in test_metrics_served.py."""
 
 import re

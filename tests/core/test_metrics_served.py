@@ -1,4 +1,4 @@
-"""GET /metrics of a real `serve` with two web processes: one scrape sums both (DESIGN §11)."""
+"""GET /metrics of a real `serve` with two web processes: one scrape sums both (docs/metrics.md)."""
 
 import http.client
 import time

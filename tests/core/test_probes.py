@@ -1,4 +1,5 @@
-"""GET /healthz and GET /readyz as a platform's router polls them (DESIGN §11)."""
+"""GET /healthz and GET /readyz as a platform's router polls them
+(docs/operations.md#probes-and-metrics)."""
 
 import pytest
 import structlog

@@ -1,7 +1,6 @@
-"""DATABASE_REPLICA_URL (DESIGN §11): the completions feed, the checks stream and the CSV
-exports read from a real streaming replica; other reads stay on the primary; a stopped
-replica costs those reads at most a second (they fall back to the primary), logged once a
-minute."""
+"""DATABASE_REPLICA_URL (docs/scale.md#read-replica): the completions feed, the checks stream and
+the CSV exports read from a real streaming replica; other reads stay on the primary; a stopped
+replica costs those reads at most a second (they fall back to the primary), logged once a minute."""
 
 from __future__ import annotations
 

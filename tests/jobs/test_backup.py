@@ -54,7 +54,7 @@ async def test_backup_restores_into_a_fresh_database(
     (line,) = [e for e in logs if e["event"] == "backup written"]
     assert line["archive"] == name and line["to"] == [str(context.settings.backup_dir)]
 
-    # The restore documented in docs/operations.md.
+    # The restore documented in docs/backups.md.
     subprocess.run(
         [
             str(pg_bin_dir() / "pg_restore"),

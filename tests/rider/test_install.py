@@ -1,5 +1,5 @@
 """The rider app is installable: the web app manifest, its PNG icons, and the link to it on
-every rider page (DESIGN §13)."""
+every rider page (docs/rider-offline.md)."""
 
 import struct
 

@@ -1,8 +1,8 @@
 """The rider app on the road, in a real browser (Debian's Chromium through Playwright) on a
-360 px phone (DESIGN §13): the service worker keeps the open training, lessons open and a quiz
-is answered against a stopped server, the answer counts once when the server is back, a
-session that ended meanwhile asks the rider to sign in and loses nothing, sign-out and another
-rider's sign-in leave no kept page of the rider before. Two riders sharing one phone:
+360 px phone (docs/rider-offline.md): the service worker keeps the open training, lessons open and a
+quiz is answered against a stopped server, the answer counts once when the server is back, a session
+that ended meanwhile asks the rider to sign in and loses nothing, sign-out and another rider's
+sign-in leave no kept page of the rider before. Two riders sharing one phone:
 tests/rider/test_shared_phone.py."""
 
 import asyncio

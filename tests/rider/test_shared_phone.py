@@ -1,4 +1,4 @@
-"""Shared phones (docs/rider-app.md, "Shared phones"): a phone passed between riders keeps each
+"""Shared phones (docs/rider-offline.md, "Shared phones"): a phone passed between riders keeps each
 rider's training to that rider. The server's part through the test client (the `rider_key`
 cookie, a session ended by the server or marked signed out on the phone, answers of another
 rider refused); then two riders on one phone in Debian's Chromium (one browser context is one

@@ -195,7 +195,7 @@ async def test_kit_write_adds_then_updates_and_answers_the_whole_kit(client, kit
             {"product_id": "x", "quantity": 1, "mandatory": True},
             {"product_id": ["The product id field must be an integer."]},
         ),
-        # The spec types the body: a JSON integer and a JSON boolean, as the document says.
+        # The body is typed: a JSON integer and a JSON boolean, as the document says.
         (
             {"product_id": "1", "quantity": True, "mandatory": 1},
             {

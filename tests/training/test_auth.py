@@ -1,4 +1,4 @@
-"""Authentication of the four training endpoints (spec: Training-platform API)."""
+"""Authentication of the four training endpoints (docs/security.md#api-keys)."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""The course document's rules (DESIGN §10) and a translation's fit to its course."""
+"""The course document's rules (docs/api-training.md#course-content) and a translation's fit to its
+course."""
 
 import pytest
 from marshmallow import ValidationError

@@ -1,4 +1,5 @@
-"""Idempotency-Key on POST /api/v1/riders, /flags and /assignments (DESIGN §12)."""
+"""Idempotency-Key on POST /api/v1/riders, /flags and /assignments
+(docs/webhooks.md#idempotency-key)."""
 
 import asyncio
 from datetime import timedelta

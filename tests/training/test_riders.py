@@ -366,7 +366,7 @@ async def test_row_errors(api, db):
     ],
 )
 async def test_a_row_error_names_its_field(api, row, field):
-    # The spec's messages ("Too small: ...") do not say which field; `field` does.
+    # The messages ("Too small: ...") do not say which field; `field` does.
     status, body = await api.post("/api/v1/riders", {"riders": [rider("R-ok"), row]})
     assert status == 200
     assert [(error["index"], error["field"]) for error in body["errors"]] == [(1, field)]

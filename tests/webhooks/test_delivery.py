@@ -94,7 +94,7 @@ def feed_time(moment) -> str:
 
 
 async def test_assignment_events_arrive_with_the_assignments_facts(deliverer, receiver, db):
-    """Stored as facts, sent as DESIGN's data objects: created, and completed at once."""
+    """Stored as facts, sent as docs/webhooks.md's data objects: created, and completed at once."""
     client = await deliverer()
     await add_endpoint(db, hook_url(receiver.server.port))
     await db.execute("INSERT INTO riders (rider_id, name, market) VALUES ('R-1', 'N', 'AE')")

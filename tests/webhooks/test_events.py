@@ -1,4 +1,4 @@
-"""Events are written with the change that made them (DESIGN §12), only for the endpoints
+"""Events are written with the change that made them (docs/webhooks.md), only for the endpoints
 subscribed to them, none for work rolled back or for load-data."""
 
 import re

@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- A free-text cell of a CSV export (DESIGN §8) as CSV text: NULL is an empty cell; RFC 4180
+-- A free-text cell of a CSV export (docs/csv.md) as CSV text: NULL is an empty cell; RFC 4180
 -- quoting for a cell with a comma, a quote or a line break; and the formula guard: a
 -- spreadsheet runs a cell that starts with =, +, -, @ (and, in some, a tab or a carriage
 -- return) as a formula, so such a cell gets a leading ' (and quotes) unless it is entirely a

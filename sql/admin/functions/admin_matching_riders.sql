@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- The riders list's filters (docs/admin-panel.md, "One riders filter"), shared by its page,
+-- The riders list's filters (docs/admin-riders.md, "One riders filter"), shared by its page,
 -- its count and its exports: the riders (whole rows) that match the search text and every
 -- filter given. Its parameters come from app.admin.search.matching_riders_parameters, the
 -- one reading of the list's query: q matches a rider when q_id equals the rider ID, or the

@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- Whether rider r matches the riders filters (docs/admin-panel.md, "One riders filter"): the
+-- Whether rider r matches the riders filters (docs/admin-riders.md, "One riders filter"): the
 -- one rule of the riders list, its exports and the assign forms of the panel and the API.
 -- Each filter is a list of values, NULL when not given (any rider); an empty list matches no
 -- one (an admin's market limit that leaves no market). Markets, statuses and nationalities

@@ -1,5 +1,5 @@
 -- Repeatable script (app/core/migrations.py): re-applied after the migrations on every start.
--- The `data` object of a stored event (DESIGN §12), for its delivery: the object itself for
+-- The `data` object of a stored event (docs/webhooks.md#events), for its delivery: the object itself for
 -- events made in Python; for the assignment events, built from the assignment's facts stored
 -- with the event (they never change after it, so this is the object as of the event):
 -- `assignment.created` (source api, rule, flag or admin: an onboarding rule is a rule) and

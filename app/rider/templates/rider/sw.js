@@ -1,4 +1,4 @@
-// The rider app's service worker (docs/rider-app.md, "Offline" and "Shared phones"), served at
+// The rider app's service worker (docs/rider-offline.md, "Offline" and "Shared phones"), served at
 // /sw.js with scope "/".
 //
 // - Whose session is on the phone: the `rider_key` cookie, read with the Cookie Store API. The

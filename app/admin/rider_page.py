@@ -29,7 +29,7 @@ routes = web.RouteTableDef()
 
 class RiderStatusForm(Schema):
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    # Sent by the confirm page: setting a rider inactive is asked first (DESIGN §14).
+    # Sent by the confirm page: setting a rider inactive is asked first (docs/admin-panel.md).
     confirmed = fields.Boolean(load_default=False)
 
 

@@ -1,4 +1,4 @@
-"""Rider rows from an uploaded CSV file (DESIGN §8, rider CSV import).
+"""Rider rows from an uploaded CSV file (docs/csv.md#rider-csv-import).
 
 UTF-8 (a BOM is allowed), comma-separated, RFC 4180 quoting. The first record names the
 columns as the API's rider fields in any order and case; unknown columns are ignored and an
@@ -33,7 +33,7 @@ from app.training.riders import (
     parse_riders,
 )
 
-# The API's field names, in the order of the spec's Rider table.
+# The API's field names, in the order they are checked (docs/api-training.md#riders).
 FIELDS = (
     "riderId",
     "name",
@@ -100,7 +100,7 @@ class Batch:
     riders: list[Rider]  # valid riders, one per riderId (the last valid row wins)
     rejected: list[Rejected]
     last_line: int  # the number of the batch's last record
-    # Each valid rider's row (line, cells), for a rider refused after parsing (importing.py).
+    # Each valid rider's row (line, cells), for a rider refused after parsing (rider_import.py).
     origin: dict[str, tuple[int, list[str]]]
 
 
@@ -212,8 +212,8 @@ class RiderFile:
         }
 
 
-# The API's messages are the spec's (and name no field); a person fixing a spreadsheet reads
-# these instead (DESIGN §14), each naming its column.
+# The API's messages (docs/api-training.md#riders) name no field; a person fixing a spreadsheet
+# reads these instead (docs/csv.md), each naming its column.
 PLAIN_WORDS = {
     MISSING_MESSAGE: "{field} is missing: every row needs one",
     BLANK_MESSAGE: "{field} is blank: every row needs one",

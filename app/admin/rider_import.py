@@ -1,4 +1,4 @@
-"""Rider CSV import (DESIGN §8): upload a file of riders, see what was saved and what was not,
+"""Rider CSV import (docs/csv.md): upload a file of riders, see what was saved and what was not,
 download the rejected rows to fix and upload only those again.
 
 The upload is read as a stream into a temporary file (at most MAX_FILE_BYTES; more is a 413
@@ -23,7 +23,10 @@ import structlog
 from aiohttp import web
 
 from app.admin import roles
-from app.admin.csv_riders import (
+from app.admin.exports import record_export, stream_csv
+from app.admin.guard import ADMIN, actor
+from app.admin.layout import render
+from app.admin.rider_csv_parser import (
     NO_ROWS,
     Batch,
     FileRefused,
@@ -32,9 +35,6 @@ from app.admin.csv_riders import (
     Utf8Check,
     csv_text,
 )
-from app.admin.exports import record_export, stream_csv
-from app.admin.guard import ADMIN, actor
-from app.admin.layout import render
 from app.core import audit, database, html, pages, sql, uploads
 from app.core.http import MiB, bulk_route
 from app.core.keys import POOL, SETTINGS
@@ -89,7 +89,7 @@ DATABASE_FAILED = (
     "(and their rejected rows kept). Upload the same file again to finish: rows already saved "
     "are saved again with the same values."
 )
-# A market-limited admin's rows of other markets' riders (docs/admin-panel.md, import).
+# A market-limited admin's rows of other markets' riders (docs/csv.md, "Rider CSV import").
 OTHER_MARKET = "market {market} is not one of your markets"
 OTHER_MARKETS_RIDER = "this rider belongs to a market that is not one of yours"
 # What a database failure midway looks like: the connection or the server going away, or a
@@ -278,7 +278,7 @@ async def import_page(request: web.Request) -> web.Response:
     return _form(request)
 
 
-# Every column once, with values the import accepts: a file to start from (DESIGN §14).
+# Every column once, with values the import accepts: a file to start from (docs/csv.md).
 SAMPLE = (
     "riderId,name,market,phone,city,vehicleType,nationality,language,status,pin\r\n"
     "R-1001,Layla Hassan,AE,+971501234567,Dubai,motorbike,Emirati,ar,active,482913\r\n"
