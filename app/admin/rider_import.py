@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -40,7 +41,7 @@ from app.core.http import MiB, bulk_route
 from app.core.keys import POOL, SETTINGS
 from app.training import store as training_store
 from app.training.pins import pepper_of, with_pin_hashes
-from app.training.riders import MAX_RIDERS, Rider
+from app.training.riders import MAX_RIDERS, VEHICLE_TYPES, Rider
 from app.training.store import SavedRiders
 
 log = structlog.get_logger("admin.import")
@@ -106,6 +107,9 @@ class ImportResult:
     rejected: int = 0
     shown: list[Rejected] = field(default_factory=list)
     failure: str | None = None
+    # Saved vehicle types that no path's vehicle filter names: the API takes any value
+    # (docs/csv.md, "Fixed lists"), so they are saved, and the page says so. Value → rows.
+    unmatched_vehicles: Counter[str] = field(default_factory=Counter)
 
     def add(self, batch: Batch, saved: SavedRiders) -> None:
         self.inserted += saved.inserted
@@ -113,6 +117,11 @@ class ImportResult:
         self.enrollments_created += saved.enrollments_created
         self.rejected += len(batch.rejected)
         self.shown.extend(batch.rejected[: SHOWN_REJECTED - len(self.shown)])
+        self.unmatched_vehicles.update(
+            rider.vehicle_type
+            for rider in batch.riders
+            if rider.vehicle_type and rider.vehicle_type not in VEHICLE_TYPES
+        )
 
 
 async def receive(request: web.Request, upload: BinaryIO) -> None:
@@ -313,7 +322,9 @@ async def upload_riders(request: web.Request) -> web.Response:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:
             return _form(request, 400, str(exc))
-    return render(request, "admin/import_result.html", {"result": result})
+    return render(
+        request, "admin/import_result.html", {"result": result, "vehicle_types": VEHICLE_TYPES}
+    )
 
 
 @routes.get("/admin/import/{import_id}/rejected.csv")

@@ -526,3 +526,14 @@ async def test_fixed_lists_are_the_apis_and_vehicle_type_is_free_text(admin_clie
     saved = await riders(db)
     assert list(saved) == ["R-1"]
     assert (saved["R-1"]["vehicle_type"], saved["R-1"]["language"]) == ("rocket", "ar")
+    # Saved as the API saves it, and the result says no path will match it.
+    notice = re.search(r'<p[^>]*id="unmatched-vehicles"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert "no path's vehicle filter matches this vehicle type: <bdi>rocket</bdi> (1 row)" in notice
+    assert "Paths match motorbike, car, bicycle, scooter, walker" in notice
+
+
+async def test_known_vehicle_types_get_no_vehicle_notice(admin_client, db):
+    content = b"riderId,name,market,vehicleType\nR-1,Ada,AE,Car\nR-2,Bilal,KW,\n"
+    page = await (await upload(admin_client, content)).text()
+    assert sorted(await riders(db)) == ["R-1", "R-2"]
+    assert 'id="unmatched-vehicles"' not in page
