@@ -31,6 +31,8 @@ from app.shop.records import (
     UserProductRecord,
     UserRecord,
     plain_order,
+    plain_unit,
+    plain_user_kit,
 )
 from app.shop.schemas import ADDRESS_FIELDS
 
@@ -162,8 +164,12 @@ async def write_users(conn: asyncpg.Connection, _count: int) -> None:
     await conn.execute(SQL.load_users)
 
 
-USER_KITS = _staging(
-    "user_kits", UserKitRecord, _columns(("user_id", *KIT_COLUMNS)), "user_id", *KIT_COLUMNS
+USER_KITS = _loaded_staging(
+    "user_kits",
+    plain_first_loader(UserKitRecord, plain_user_kit),
+    _columns(("user_id", *KIT_COLUMNS)),
+    "user_id",
+    *KIT_COLUMNS,
 )
 
 
@@ -173,7 +179,12 @@ async def write_user_kits(conn: asyncpg.Connection, _count: int) -> None:
 
 
 UNIT_COLUMNS = ("id", "user_id", "product_id", "order_id", "assigned_at", "channel")
-USER_PRODUCTS = _staging("user_products", UserProductRecord, _columns(UNIT_COLUMNS), *UNIT_COLUMNS)
+USER_PRODUCTS = _loaded_staging(
+    "user_products",
+    plain_first_loader(UserProductRecord, plain_unit),
+    _columns(UNIT_COLUMNS),
+    *UNIT_COLUMNS,
+)
 
 
 async def write_user_products(conn: asyncpg.Connection, _count: int) -> None:

@@ -21,8 +21,8 @@ from app.core.loader import (
     Section,
     Staging,
     first_fault,
+    plain_first_loader,
     record_rows,
-    schema_loader,
     staged,
     unique,
     validated,
@@ -30,7 +30,7 @@ from app.core.loader import (
 from app.training import paths, results, store
 from app.training.course_records import validate_courses, write_courses
 from app.training.pins import hash_pin, pepper_of
-from app.training.records import CompletionRecordSchema, PathRecordSchema
+from app.training.records import CompletionRecordSchema, PathRecordSchema, plain_completion
 from app.training.riders import RowError, parse_rider
 from app.webhooks import events as webhooks
 
@@ -120,7 +120,7 @@ SECTIONS = [
             "staged_completions",
             ("ord", *COMPLETION_COLUMNS),
             record_rows(
-                schema_loader(CompletionRecordSchema),
+                plain_first_loader(CompletionRecordSchema, plain_completion),
                 lambda index, r: (index, *(r[name] for name in COMPLETION_COLUMNS)),
             ),
         ),

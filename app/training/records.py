@@ -7,6 +7,9 @@ Riders are checked by `app.training.riders`, the same rules as `POST /api/v1/rid
 
 from __future__ import annotations
 
+import re
+import uuid
+from datetime import datetime
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -60,3 +63,72 @@ class CompletionRecordSchema(Schema):
         if data.get("started_at") and data.get("completed_at"):
             if data["completed_at"] < data["started_at"]:
                 raise ValidationError("must not be before startedAt", "completedAt")
+
+
+_COMPLETION_KEYS = frozenset(
+    (
+        "riderId",
+        "courseId",
+        "language",
+        "startedAt",
+        "completedAt",
+        "score",
+        "attempts",
+        "timeSpentSeconds",
+    )
+)
+_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
+    r"(?:Z|[+-][0-9]{2}:[0-9]{2})\Z"
+)
+
+
+def _time(value: Any) -> datetime | None:
+    if type(value) is not str or _TIME.match(value) is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:  # e.g. 2026-02-30: the schema words it
+        return None
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def plain_completion(record: Any) -> dict | None:
+    """The completion CompletionRecordSchema would load, for a record of the usual shape (every
+    key, plain JSON types, times as the API writes them); None for any other, which the schema
+    then loads or refuses with its message. A loop of 500,000 schema loads was most of
+    load-data's time for a family's bench file (docs/data-load.md)."""
+    if type(record) is not dict or record.keys() != _COMPLETION_KEYS:
+        return None
+    rider_id, course_id, score = record["riderId"], record["courseId"], record["score"]
+    started_at, completed_at = _time(record["startedAt"]), _time(record["completedAt"])
+    if (
+        type(rider_id) is not str
+        or "\x00" in rider_id
+        or type(course_id) is not str
+        or record["language"] not in LANGUAGES
+        or started_at is None
+        or completed_at is None
+        or completed_at < started_at
+        or not (score is None or (type(score) in (int, float) and 0 <= score <= 100))
+        or not _count(record["attempts"])
+        or not _count(record["timeSpentSeconds"])
+    ):
+        return None
+    try:
+        course = uuid.UUID(course_id)
+    except ValueError:
+        return None
+    return {
+        "rider_id": rider_id,
+        "course_id": course,
+        "language": record["language"],
+        "started_at": started_at,
+        "completed_at": completed_at,
+        "score": None if score is None else float(score),
+        "attempts": record["attempts"],
+        "time_spent_seconds": record["timeSpentSeconds"],
+    }
