@@ -52,6 +52,7 @@ SQL = sql.load(
 )
 
 MAX_CITIES = 50
+ASSIGNED_DAYS = ("assigned_from", "assigned_to")
 # Rates are shown in percent with one decimal, half away from zero as PostgreSQL rounds.
 TENTH = Decimal("0.1")
 
@@ -89,11 +90,22 @@ def _assigned(values: dict) -> list:
 def query_string(values: dict) -> str:
     """The filters as an address's query (repeated names for markets and cities)."""
     pairs = [(name, value) for name in ("markets", "cities") for value in values.get(name, [])]
-    for name in ("assigned_from", "assigned_to"):
+    for name in ASSIGNED_DAYS:
         value = values.get(name)
         if value:
             pairs.append((name, value.isoformat()))
     return urlencode(pairs)
+
+
+def path_riders_filters(values: dict) -> dict | None:
+    """The report's filters as the riders list's, for the paths table's links to the riders
+    behind each count (with `path` and `path_state` added), or None when the list cannot
+    narrow as the report does: more than one market or city, or days assigned, chosen."""
+    markets, cities = values.get("markets") or [], values.get("cities") or []
+    if len(markets) > 1 or len(cities) > 1 or any(map(values.get, ASSIGNED_DAYS)):
+        return None
+    chosen = {"market": markets, "city": cities}
+    return {name: values[0] for name, values in chosen.items() if values}
 
 
 async def _fetch(pool: asyncpg.Pool, statement: str, *args) -> list[asyncpg.Record]:
@@ -236,6 +248,7 @@ async def reports_page(request: web.Request) -> web.Response:
         _fetch(pool, SQL.report_courses),
     )
     context |= {"paths": paths, "weeks": weeks, "overdue": overdue, "courses": courses}
+    context["path_riders"] = path_riders_filters(values)
     context |= charts(paths, weeks, overdue)
     return render(request, "admin/reports.html", context)
 

@@ -3,14 +3,15 @@ count. The rider page is `rider_page.py`."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import asyncpg
 from aiohttp import web
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app.admin import roles
-from app.admin.assign import rider_choices
+from app.admin.assign import path_choices, rider_choices
 from app.admin.guard import ADMIN
 from app.admin.layout import render
 from app.admin.search import matching_riders_parameters, rider_search
@@ -26,6 +27,10 @@ routes = web.RouteTableDef()
 SQL = sql.load("admin", "riders_page", "riders_count")
 
 SHORT_TEXT = validate.Length(max=MAX_VALUE_LENGTH)
+# A path's ID as PostgreSQL writes a uuid, in ASCII only (any case).
+UUID = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
+# An assignment of the path: any (open or completed), completed, or open past its deadline.
+PATH_STATES = ("assigned", "completed", "overdue")
 
 
 class RiderFilters(Schema):
@@ -40,6 +45,14 @@ class RiderFilters(Schema):
     nationality = Text(validate=validate.Length(max=MAX_LENGTHS["nationality"]))
     # Riders with an open assignment past its deadline (the overdue report links here).
     overdue = fields.String(validate=validate.Equal("1", error="overdue is 1 or absent."))
+    # Riders holding an assignment of this path, in that state (the paths report links here).
+    path = fields.String(validate=validate.Regexp(UUID, error="path is a path's ID (a UUID)."))
+    path_state = fields.String(validate=validate.OneOf(PATH_STATES))
+
+    @validates_schema
+    def _path_state(self, data: dict, **_) -> None:
+        if data.get("path_state") and not data.get("path"):
+            raise ValidationError("Choose a path for its state.", "path_state")
 
 
 class RidersQuery(RiderFilters):
@@ -69,14 +82,25 @@ async def riders_count(pool: asyncpg.Pool, filters: dict, markets: list[str]) ->
 PAGE_SIZE = 50
 # Past this many matches the list says "more than": a count stops there, so it stays quick.
 COUNT_LIMIT = 10_000
-FILTERS = ("q", "market", "status", "vehicle_type", "city", "nationality", "overdue")
+FILTERS = (
+    "q",
+    "market",
+    "status",
+    "vehicle_type",
+    "city",
+    "nationality",
+    "overdue",
+    "path",
+    "path_state",
+)
 
 
 def assign_query(filters: dict) -> str | None:
     """The assign page's address with the list's filters as its own (markets, statuses,
     vehicle types, cities), or None when a filter the assign page has not is given (the
-    search text, nationality, overdue): "select all matching" then needs the riders ticked."""
-    if any(name in filters for name in ("q", "nationality", "overdue")):
+    search text, nationality, overdue, path): "select all matching" then needs the riders
+    ticked."""
+    if any(name in filters for name in ("q", "nationality", "overdue", "path", "path_state")):
         return None
     names = {"market": "markets", "status": "statuses", "vehicle_type": "vehicle_types"}
     pairs = [(names.get(name, "cities"), value) for name, value in filters.items()]
@@ -109,6 +133,8 @@ async def riders_list(request: web.Request) -> web.Response:
         "markets": roles.market_choices(request[ADMIN]),
         "statuses": STATUSES,
         "choices": with_chosen(await rider_choices(pool, markets), values),
+        "paths": await path_choices(pool),
+        "path_states": PATH_STATES,
         "count_limit": COUNT_LIMIT,
     }
     if errors:

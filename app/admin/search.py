@@ -76,5 +76,7 @@ def matching_riders_parameters(filters: dict, markets: list[str]) -> list:
         folded(_one(filters.get("vehicle_type"))),
         folded(_one(filters.get("city"))),
         _one(filters.get("nationality")),
+        filters.get("path"),
+        filters.get("path_state"),
         filters.get("overdue") == "1",
     ]

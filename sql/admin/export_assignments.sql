@@ -1,5 +1,5 @@
--- The assignments export, one part: rows $11 + 1 onward, at most $12, of the assignments of
--- the riders that match the riders list's filters ($1–$9, see admin_matching_riders; $10:
+-- The assignments export, one part: rows $13 + 1 onward, at most $14, of the assignments of
+-- the riders that match the riders list's filters ($1–$11, see admin_matching_riders; $12:
 -- whether any filter is given), by rider, path and completion. Returns each row as one CSV
 -- line with its CRLF (`line`): the columns of docs/csv.md, free text through admin_csv_text
 -- (NULL is an empty cell there and in admin_utc_text; the other columns are NOT NULL). Read
@@ -10,9 +10,10 @@ SELECT admin_csv_text(a.rider_id) || ',' || a.path_id::text || ',' || admin_csv_
        AS line
 FROM assignments a
 LEFT JOIN paths p ON p.path_id = a.path_id
-WHERE NOT $10::boolean
+WHERE NOT $12::boolean
    OR a.rider_id IN (SELECT m.rider_id
-                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9) m)
+                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                                         $11) m)
 ORDER BY a.rider_id, a.path_id, a.completed_at
-OFFSET $11
-LIMIT $12
+OFFSET $13
+LIMIT $14

@@ -1,5 +1,5 @@
--- The completions export, one part: rows $11 + 1 onward, at most $12, of the passed records
--- of the riders that match the riders list's filters ($1–$9, see admin_matching_riders; $10:
+-- The completions export, one part: rows $13 + 1 onward, at most $14, of the passed records
+-- of the riders that match the riders list's filters ($1–$11, see admin_matching_riders; $12:
 -- whether any filter is given), by rider and course. Returns each row as one CSV line with
 -- its CRLF (`line`): the API's completion record fields in its order, free text through
 -- admin_csv_text (NULL is an empty cell there, in admin_utc_text and for a score; the other
@@ -16,9 +16,10 @@ FROM course_results cr
 JOIN riders r ON r.rider_id = cr.rider_id
 LEFT JOIN courses c ON c.course_id = cr.course_id
 WHERE cr.completed_at IS NOT NULL
-  AND (NOT $10::boolean
+  AND (NOT $12::boolean
        OR cr.rider_id IN (SELECT m.rider_id
-                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9) m))
+                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                                         $11) m))
 ORDER BY cr.rider_id, cr.course_id
-OFFSET $11
-LIMIT $12
+OFFSET $13
+LIMIT $14

@@ -1,5 +1,5 @@
--- The riders export, one part: rows $11 + 1 onward, at most $12 ($1–$9: the riders list's
--- filters, see admin_matching_riders; $10: whether any filter is given), in rider ID order.
+-- The riders export, one part: rows $13 + 1 onward, at most $14 ($1–$11: the riders list's
+-- filters, see admin_matching_riders; $12: whether any filter is given), in rider ID order.
 -- Returns each row as one CSV line with its CRLF (`line`): the columns of docs/csv.md, free text
 -- through admin_csv_text (NULL is an empty cell there and in admin_utc_text; the other
 -- columns are NOT NULL, so `||` never makes the line NULL). Read through a cursor: riders'
@@ -10,9 +10,10 @@ SELECT admin_csv_text(r.rider_id) || ',' || admin_csv_text(r.name) || ',' || r.m
        || r.language || ',' || r.status || ',' || admin_utc_text(r.created_at) || E'\r\n'
        AS line
 FROM riders r
-WHERE NOT $10::boolean
+WHERE NOT $12::boolean
    OR r.rider_id IN (SELECT m.rider_id
-                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9) m)
+                   FROM admin_matching_riders($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                                         $11) m)
 ORDER BY r.rider_id
-OFFSET $11
-LIMIT $12
+OFFSET $13
+LIMIT $14

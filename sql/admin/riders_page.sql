@@ -1,5 +1,5 @@
--- The riders list (/admin/riders): up to $11 riders after rider ID $1 ('' for the first page),
--- in rider ID order, of those admin_matching_riders finds for $2–$10 (the list's search text,
+-- The riders list (/admin/riders): up to $13 riders after rider ID $1 ('' for the first page),
+-- in rider ID order, of those admin_matching_riders finds for $2–$12 (the list's search text,
 -- filters and the admin's markets; see app.admin.search.matching_riders_parameters), taking
 -- its two parts itself: the first ordered and cut to a page in its own branch, because a
 -- LIMIT over the union of the parts is planned as a sort of every match. Each rider comes
@@ -11,13 +11,15 @@
 SELECT r.rider_id, r.name, r.market, r.phone, r.city, r.vehicle_type, r.nationality, r.status,
        t.open, t.completed, t.overdue
 FROM ((SELECT m.*
-       FROM admin_matching_riders_part(false, $2, $3, $4, $5, $6, $7, $8, $9, $10) m
+       FROM admin_matching_riders_part(false, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                                      $11, $12) m
        WHERE m.rider_id > $1
        ORDER BY m.rider_id
-       LIMIT $11)
+       LIMIT $13)
       UNION ALL
       SELECT m.*
-      FROM admin_matching_riders_part(true, $2, $3, $4, $5, $6, $7, $8, $9, $10) m
+      FROM admin_matching_riders_part(true, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                                      $11, $12) m
       WHERE m.rider_id > $1) r
 CROSS JOIN LATERAL (
     SELECT count(*) FILTER (WHERE a.completed_at IS NULL) AS open,
@@ -27,4 +29,4 @@ CROSS JOIN LATERAL (
     WHERE a.rider_id = r.rider_id
 ) t
 ORDER BY r.rider_id
-LIMIT $11
+LIMIT $13
