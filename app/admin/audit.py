@@ -53,6 +53,7 @@ ACTIONS = (
     "message.called",
     "message.sent",
     "messages.exported",
+    "messages.sent_by_admin",
     "migrations.applied",
     "path.created",
     "path.updated",

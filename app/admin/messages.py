@@ -24,7 +24,7 @@ ASCII_DIGITS = re.compile(r"[0-9]{1,18}\Z")
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 DAY_ERROR = "Enter a date as YYYY-MM-DD."
 MESSAGE_STATUSES = ("sent", "failed", "logged")
-MESSAGE_KINDS = ("reminder", "flag")
+MESSAGE_KINDS = ("reminder", "flag", "pin_reset", "admin")
 
 
 class DayRange(Schema):

@@ -17,7 +17,7 @@ from app.messaging.provider import Delivery, Messenger
 
 SQL = sql.load("messaging", "record_messages")
 
-Kind = Literal["reminder", "flag", "pin_reset"]
+Kind = Literal["reminder", "flag", "pin_reset", "admin"]
 
 # Sends in flight at once: with the provider's usual few hundred milliseconds a request, 10
 # keep close to the Messenger's rate of 50 a second without piling up requests when it slows.

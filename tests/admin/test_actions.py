@@ -42,6 +42,7 @@ POST_ROUTES = {
     "/admin/courses/{course_id}/translate": "job",
     "/admin/knowledge": "notice",
     "/admin/knowledge/{document_id}/delete": "notice",
+    "/admin/messages/new": "notice",
     "/admin/messages/{message_id}/called": "notice",
     "/admin/jobs/{job}/run": "notice",
     "/admin/admins": "notice",
@@ -114,6 +115,12 @@ ACTIONS = [
         {"path_id": PATH_ID, "rider_ids": "R-1", "confirm": "1"},
         "/admin/assign",
         "1 assignment created (why: admin).",
+    ),
+    (
+        "/admin/messages/new",
+        {"rider_ids": "R-1", "body": "Hello", "confirm": "1", "expected_count": "1"},
+        "/admin/messages/new",
+        "1 message recorded: 0 sent, 0 failed, 1 logged.",
     ),
     (
         "/admin/jobs/reports/run",
