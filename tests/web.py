@@ -16,6 +16,7 @@ import pytest
 
 from app.admin import accounts
 from app.core import database, passwords
+from tests.waiting import until
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -245,3 +246,14 @@ async def fill_new_course(
         await page.fill(f"#option_0_{index}", option)
     await page.check("input[name=correct_0][value='0']")
     await page.check("#published")
+
+
+async def service_worker_controls(page) -> None:
+    """Wait until the rider app's service worker controls `page`. Polled from here, not with
+    `page.wait_for_function`: its in-page polling evaluates a string, which the pages' CSP
+    (no 'unsafe-eval') refuses whenever the first check is not already true."""
+    await until(
+        lambda: page.evaluate("navigator.serviceWorker.controller !== null"),
+        "the service worker controls the page",
+        seconds=60,
+    )

@@ -18,7 +18,7 @@ from tests.conftest import TEST_KEYS
 from tests.rider.rows import API_KEY, add_course, add_path, assign
 from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone
 from tests.served import serving
-from tests.web import PHONE, no_axe_violation
+from tests.web import PHONE, no_axe_violation, service_worker_controls
 
 # A page's kept pages (every cache but the static files), and whether one holds /training.
 KEPT = """async () => {
@@ -143,7 +143,7 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
         context = await browser.new_context(viewport=PHONE)
         page = await context.new_page()
         await _sign_in(page, base, "R-7")
-        await page.wait_for_function("navigator.serviceWorker.controller !== null")
+        await service_worker_controls(page)
         # /training, and for each course its page, 2 lessons and the quiz.
         await _copy_kept(page, "R-7", 1 + 2 * 4)
         # Keeping the copy is no page view.
@@ -298,7 +298,7 @@ async def test_in_flight_mode_every_lesson_opens_and_the_quiz_counts_once_on_lan
         context = await browser.new_context(viewport=PHONE)
         page = await context.new_page()
         await _sign_in(page, live_server, "R-9")
-        await page.wait_for_function("navigator.serviceWorker.controller !== null")
+        await service_worker_controls(page)
         await _copy_kept(page, "R-9", 1 + 1 + 3 + 1)  # /training, the course, 3 lessons, quiz
 
         await context.set_offline(True)
@@ -340,7 +340,7 @@ async def test_answers_sent_on_reconnecting_are_told_with_the_new_results_in_pla
     context = await browser.new_context(viewport=PHONE)
     page = await context.new_page()
     await _sign_in(page, live_server, "R-5")
-    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await service_worker_controls(page)
     await _copy_kept(page, "R-5", 1 + 2 * 4)
     # The path's title is English inside the Arabic page, marked so.
     assert await page.get_attribute("h3 span", "lang") == "en"

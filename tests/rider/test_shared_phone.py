@@ -41,7 +41,7 @@ from tests.rider.test_offline import (
     _sign_in,
     key_of,
 )
-from tests.web import PHONE
+from tests.web import PHONE, service_worker_controls
 
 SECRET = TEST_KEYS["SESSION_SECRET"]
 WEEK = 7 * 24 * 3600
@@ -329,7 +329,7 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
 
     # Rider A signs in, passes a course (a proof link on /training), opens the other: kept.
     await _sign_in(page, base, "R-1")
-    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await service_worker_controls(page)
     await page.goto(f"{base}/training/courses/{a_first}/quiz")
     await _answer_quiz(page)
     proof = await page.get_attribute("a[href^='/training/proofs/']", "href")
@@ -489,7 +489,7 @@ async def test_no_session_means_no_kept_page(live_server, db, browser):
     await context.route("**/*", network.route)
     page = await context.new_page()
     await _sign_in(page, live_server, "R-1")
-    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await service_worker_controls(page)
     await _copy_kept(page, "R-1", 1 + 4)
     await context.clear_cookies()
     network.slow = True
