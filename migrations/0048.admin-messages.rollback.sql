@@ -1,3 +1,4 @@
+DROP TABLE admin_message_sends;
 DELETE FROM messages WHERE kind = 'admin';
 ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
 ALTER TABLE messages ADD CONSTRAINT messages_kind_check

@@ -4,6 +4,7 @@ and recorded (kind `admin`) for all of them in one statement."""
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 
 import asyncpg
@@ -23,7 +24,7 @@ from app.training.assignments import MAX_VALUE_LENGTH
 
 routes = web.RouteTableDef()
 
-SQL = sql.load("admin", "message_recipients")
+SQL = sql.load("admin", "message_recipients", "claim_message_send")
 
 # A text message, not a letter: what fits a phone's screen or two.
 MAX_BODY_LENGTH = 500
@@ -47,6 +48,9 @@ class MessageForm(Schema):
     # The riders the confirmation counted: a confirm that would now reach another number
     # sends nothing and asks again.
     expected_count = Integer(validate=validate.Range(min=0))
+    # The confirm page's own random id: the first POST that carries it sends, any later one
+    # (a double-click, a resent form) is told it went already.
+    send_id = fields.UUID()
 
     @validates("rider_ids")
     def _rider_ids(self, value: str, **_) -> None:
@@ -125,6 +129,7 @@ async def _confirm_page(request, values, recipients, status=200, *, changed=Fals
             "rider_ids": values["rider_ids"],
             "body": values["body"],
             "expected_count": count,
+            "send_id": str(uuid.uuid4()),
             "confirm": "1",
         },
         "button": f"Send to {_riders(count)}",
@@ -150,17 +155,24 @@ async def send_message(request: web.Request) -> web.Response:
     if not count:
         none = {"rider_ids": "None of the riders ticked can get a message."}
         return await message_page(request, 400, values=values, errors=none)
-    if values.get("confirm") != "1" or "expected_count" not in values:
+    if values.get("confirm") != "1" or not {"expected_count", "send_id"} <= values.keys():
         return await _confirm_page(request, values, recipients)
     if count != values["expected_count"]:
         return await _confirm_page(request, values, recipients, 409, changed=True)
+    pool = request.app[POOL]
+    if (
+        await pool.fetchval(SQL.claim_message_send, values["send_id"], request[ADMIN].admin_id)
+        is None
+    ):
+        once = "This message was sent already: it was not sent again."
+        return await notices.see_other(request, "/admin/messages?kind=admin", once)
     body = values["body"]
     drafts = [Draft(row["rider_id"], row["phone"], body, None) for row in recipients.reachable]
     async with Messenger(request.app[SETTINGS]) as messenger:
         deliveries = await deliver(messenger, drafts)
     statuses = Counter(delivery.status for delivery in deliveries)
     outcome = ", ".join(f"{statuses[name]} {name}" for name in ("sent", "failed", "logged"))
-    async with request.app[POOL].acquire() as conn, conn.transaction():
+    async with pool.acquire() as conn, conn.transaction():
         await record(conn, "admin", drafts, deliveries)
         summary = f"{_riders(count)} messaged: {outcome}"
         await audit.record(conn, actor(request), "messages.sent_by_admin", None, summary)

@@ -118,7 +118,13 @@ ACTIONS = [
     ),
     (
         "/admin/messages/new",
-        {"rider_ids": "R-1", "body": "Hello", "confirm": "1", "expected_count": "1"},
+        {
+            "rider_ids": "R-1",
+            "body": "Hello",
+            "confirm": "1",
+            "expected_count": "1",
+            "send_id": "5d0a4c61-46c4-4f0b-9a53-0b8c0f3a2c11",
+        },
         "/admin/messages/new",
         "1 message recorded: 0 sent, 0 failed, 1 logged.",
     ),

@@ -2,7 +2,10 @@
 confirmation is bound to that count, the messages are recorded (kind `admin`) and shown on
 the messages list, and an editor of other markets or a viewer messages no one."""
 
+import asyncio
 import html
+import re
+import uuid
 
 from tests.admin.riders_data import add_riders
 from tests.web import PageClient, csrf_of, sign_in
@@ -50,7 +53,8 @@ async def test_asked_first_then_sent_recorded_and_listed(admin_client, db):
     assert 'name="expected_count" value="2"' in page
     assert await _messages(db) == []
 
-    confirmed = {**chosen, "confirm": "1", "expected_count": "2"}
+    send_id = re.search(r'name="send_id" value="([0-9a-f-]{36})"', page).group(1)
+    confirmed = {**chosen, "confirm": "1", "expected_count": "2", "send_id": send_id}
     response = await admin_client.submit(FORM, confirmed)
     assert response.status == 303, await response.text()
     body = "Helmets on today, please."
@@ -69,10 +73,34 @@ async def test_asked_first_then_sent_recorded_and_listed(admin_client, db):
     export = await (await admin_client.get("/admin/exports/messages.csv?kind=admin")).text()
     assert export.count(",admin,logged,") == 2
 
+    # The same confirmation again (a refresh of a resent form): nothing is sent twice.
+    again = await admin_client.submit(FORM, confirmed)
+    assert again.status == 303
+    said = await (await admin_client.get(again.headers["Location"])).text()
+    assert "This message was sent already: it was not sent again." in said
+    assert len(await _messages(db)) == 2
+    assert [event for event, _ in await _events(db)].count("messages.sent_by_admin") == 1
+
+
+async def test_a_double_click_sends_once(admin_client, db):
+    await add_riders(db)
+    confirmed = {
+        "rider_ids": "R-1 R-3",
+        "body": "Hello",
+        "confirm": "1",
+        "expected_count": "2",
+        "send_id": str(uuid.uuid4()),
+    }
+    responses = await asyncio.gather(*(admin_client.submit(FORM, confirmed) for _ in range(4)))
+    assert [response.status for response in responses] == [303] * 4
+    assert [row[0] for row in await _messages(db)] == ["R-1", "R-3"]
+    assert len(await _events(db)) == 1
+
 
 async def test_a_confirm_whose_count_changed_sends_nothing(admin_client, db):
     await add_riders(db)
     chosen = {"rider_ids": "R-1 R-3", "body": "Hello", "confirm": "1", "expected_count": "2"}
+    chosen["send_id"] = str(uuid.uuid4())
     await db.execute("UPDATE riders SET status = 'inactive' WHERE rider_id = 'R-3'")
     response = await admin_client.submit(FORM, chosen)
     assert response.status == 409
@@ -135,8 +163,9 @@ async def test_riders_of_other_markets_are_not_counted_nor_messaged(make_client,
     assert "1 rider of the 2 riders ticked would get this message." in page
     assert "1 rider not counted: not of your markets." in page
     # A confirm naming the other market's count as well is refused: it reaches only R-3.
-    response = await editor.submit(FORM, {**form, "confirm": "1", "expected_count": "2"})
+    form |= {"confirm": "1", "send_id": str(uuid.uuid4())}
+    response = await editor.submit(FORM, {**form, "expected_count": "2"})
     assert response.status == 409
-    response = await editor.submit(FORM, {**form, "confirm": "1", "expected_count": "1"})
+    response = await editor.submit(FORM, {**form, "expected_count": "1"})
     assert response.status == 303
     assert await _messages(db) == [("R-3", "admin", "Hi", "logged")]
