@@ -73,6 +73,10 @@ async def test_confirm_then_the_message_after_the_redirect(
     # The call list: the phone to tap, the text, Mark called.
     await page.goto(f"{live_server}/admin/messages?status=failed")
     assert await page.get_attribute("a[href^='tel:']", "href") == "tel:+971509990001"
+    # The number, the text and the button are on the screen without scrolling sideways.
+    for shown in ("a[href^='tel:']", "text=Hi Alia, take Safe driving.", "button.small"):
+        box = await page.locator(shown).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, shown
     await no_axe_violation(page)
     await page.click("button:has-text('Mark called')")
     assert await _done(page) == "Marked called: Alia Stone (R-2)."

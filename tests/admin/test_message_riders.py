@@ -68,7 +68,7 @@ async def test_asked_first_then_sent_recorded_and_listed(admin_client, db):
     ]
     listed = await (await admin_client.get(response.headers["Location"])).text()
     assert "2 messages recorded: 0 sent, 0 failed, 2 logged." in listed
-    assert listed.count("<td>admin</td><td>logged") == 2
+    assert listed.count('<td data-label="Kind">admin</td><td data-label="Status">logged') == 2
     assert body in listed
     export = await (await admin_client.get("/admin/exports/messages.csv?kind=admin")).text()
     assert export.count(",admin,logged,") == 2
