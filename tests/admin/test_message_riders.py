@@ -169,3 +169,26 @@ async def test_riders_of_other_markets_are_not_counted_nor_messaged(make_client,
     response = await editor.submit(FORM, {**form, "expected_count": "1"})
     assert response.status == 303
     assert await _messages(db) == [("R-3", "admin", "Hi", "logged")]
+
+
+async def test_the_same_confirm_on_two_instances_sends_once(admin_client, db, make_client):
+    # The claim is a row, not process memory: a resent confirm on another instance finds it.
+    await add_riders(db)
+    second = PageClient(await make_client())
+    second.client.session.cookie_jar.update_cookies(
+        admin_client.client.session.cookie_jar.filter_cookies(
+            admin_client.client.make_url("/admin")
+        )
+    )
+    confirmed = {
+        "rider_ids": "R-1 R-3",
+        "body": "Hello",
+        "confirm": "1",
+        "expected_count": "2",
+        "send_id": str(uuid.uuid4()),
+    }
+    responses = await asyncio.gather(
+        admin_client.submit(FORM, confirmed), second.submit(FORM, confirmed)
+    )
+    assert [response.status for response in responses] == [303, 303]
+    assert [row[0] for row in await _messages(db)] == ["R-1", "R-3"]
