@@ -4,6 +4,7 @@ in and signed in again, demo data with its riders' PINs, and a rider signed in w
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -46,21 +47,53 @@ def _served(environment: dict[str, str], errors: Path):
         )
     try:
         yield process
+    except BaseException:
+        # What the server said is the first thing to read when this fails on another machine.
+        print(errors.read_text(errors="replace")[-20_000:])
+        raise
     finally:
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the server's process group (its web processes, worker and database), then
+    SIGKILL to whatever still runs a minute later."""
+    for stop_signal in (signal.SIGTERM, signal.SIGKILL):
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=60)
+            os.killpg(process.pid, stop_signal)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=60)
+            return
 
 
-def _setup_link(process: subprocess.Popen, errors: Path) -> str:
+async def _setup_link(process: subprocess.Popen, errors: Path) -> str:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         for line in errors.read_text(errors="replace").splitlines():
             if found := SETUP_LINE.match(line):
                 return found.group(1)
         assert process.poll() is None, errors.read_text(errors="replace")
-        time.sleep(0.2)
+        await asyncio.sleep(0.2)
     raise AssertionError(f"no setup link in the output:\n{errors.read_text(errors='replace')}")
+
+
+async def _demo_data(environment: dict[str, str]) -> str:
+    """`python -m app demo-data --riders 20`, as the README's second terminal runs it; the
+    event loop (and the browser it drives) keeps running meanwhile."""
+    demo = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "app",
+        "demo-data",
+        "--riders",
+        "20",
+        env=environment,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(demo.communicate(), timeout=300)
+    assert demo.returncode == 0, stderr.decode(errors="replace")
+    return stdout.decode()
 
 
 async def _wait_until_served(page, base: str) -> None:
@@ -81,7 +114,7 @@ async def test_the_quick_start_gives_a_working_panel_and_rider_app(browser):
     environment = _fresh_environment(data_dir / "var", port)
     errors = data_dir / "serve.err"
     with _served(environment, errors) as process:
-        link = _setup_link(process, errors)
+        link = await _setup_link(process, errors)
         assert link.startswith(f"{base}/admin/setup?token=")
         output = errors.read_text()
         assert f"SESSION_SECRET is not set: generated one, kept in {data_dir}/var" in output
@@ -101,16 +134,9 @@ async def test_the_quick_start_gives_a_working_panel_and_rider_app(browser):
         await page.click("text=Sign out")
         await sign_in_page(page, base, "first@example.com", "a long enough password")
 
-        demo = subprocess.run(
-            [sys.executable, "-m", "app", "demo-data", "--riders", "20"],
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert demo.returncode == 0, demo.stderr
-        riders = DEMO_RIDER.findall(demo.stdout)
-        assert len(riders) == 3, demo.stdout
+        demo_output = await _demo_data(environment)
+        riders = DEMO_RIDER.findall(demo_output)
+        assert len(riders) == 3, demo_output
         rider_id, pin, sign_in_at = riders[0]
         assert sign_in_at == f"{base}/"
 
