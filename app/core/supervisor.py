@@ -166,7 +166,8 @@ class Supervisor:
             self.start(child.slot, replaces=child)
         elif message == SERVING and child.replaces is not None:
             old, child.replaces = child.replaces, None
-            log.info("web process replaced", pid=old.process.pid, by=child.process.pid)
+            kind = "worker" if child.slot is None else "web"
+            log.info(f"{kind} process replaced", pid=old.process.pid, by=child.process.pid)
             self._terminate(old)
 
     def _terminate(self, child: WebProcess) -> None:

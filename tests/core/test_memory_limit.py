@@ -102,6 +102,11 @@ async def test_a_limit_below_every_process_replaces_them_again_and_again_and_no_
             await asyncio.sleep(0.1)
         # (A process that got no connection before it was replaced counted nothing.)
         assert any((files / f"counter_{pid}.db").exists() for pid in first)
+        # The worker watches its memory too, and its replacement says it is the worker's.
+        deadline = time.monotonic() + 60
+        while not events(server.log, "worker process replaced"):
+            assert time.monotonic() < deadline, server.log
+            await asyncio.sleep(0.1)
     assert not failures, failures[:5]
     assert answered > 100
     replaced = events(log, "web process replaced")
