@@ -1,12 +1,7 @@
 """The API keys page (docs/security.md, "API keys"), owners only: the integrators' keys with
 their scopes, first characters, dates and last use, the environment's keys beside them; create
-one (shown once), revoke one (after a page that asks).
-
-A new key is shown once without being kept anywhere it could be read again: the creating POST
-answers a redirect whose cookie holds the key XOR a random pad, and the key's row holds the pad
-until the page the redirect leads to takes it (`take_api_key_reveal.sql`). The cookie alone,
-the row alone, or the page a second time reveal nothing.
-"""
+one (shown once by `app.admin.reveal`: the database keeps only its hash), revoke one (after a
+page that asks)."""
 
 from __future__ import annotations
 
