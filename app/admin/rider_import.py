@@ -59,7 +59,6 @@ SQL = sql.load(
     "add_import_rejects",
     "count_import",
     "fail_import",
-    "import_header",
     "import_result",
     "import_rejects",
     "import_rejects_first",
@@ -354,15 +353,21 @@ async def upload_riders(request: web.Request) -> web.Response:
     return pages.see_other(f"/admin/import/{result.import_id}")
 
 
+async def _import_of(request: web.Request) -> asyncpg.Record:
+    """The address's import, made by this admin within the last day; 404 otherwise."""
+    import_id = pages.uuid_in_path(request, "import_id")
+    found = await request.app[POOL].fetchrow(SQL.import_result, import_id, request[ADMIN].admin_id)
+    if found is None:
+        raise web.HTTPNotFound
+    return found
+
+
 @routes.get("/admin/import/{import_id}")
 @roles.needs("editor")
 async def import_result_page(request: web.Request) -> web.Response:
-    """What an import of this admin, within the last day, saved and rejected; 404 otherwise."""
-    import_id = pages.uuid_in_path(request, "import_id")
-    pool = request.app[POOL]
-    result = await pool.fetchrow(SQL.import_result, import_id, request[ADMIN].admin_id)
-    if result is None:
-        raise web.HTTPNotFound
+    """What the import saved and rejected, read back: a refresh imports nothing again."""
+    result = await _import_of(request)
+    import_id, pool = result["import_id"], request.app[POOL]
     unmatched = Counter(result["unmatched_vehicles"]).most_common()
     context = {
         "result": result,
@@ -376,11 +381,8 @@ async def import_result_page(request: web.Request) -> web.Response:
 @routes.get("/admin/import/{import_id}/rejected.csv")
 @roles.needs("editor")
 async def download_rejected(request: web.Request) -> web.StreamResponse:
-    import_id = pages.uuid_in_path(request, "import_id")
-    pool = request.app[POOL]
-    found = await pool.fetchrow(SQL.import_header, import_id, request[ADMIN].admin_id)
-    if found is None:
-        raise web.HTTPNotFound
+    found = await _import_of(request)
+    import_id, pool = found["import_id"], request.app[POOL]
     # The rows as uploaded: riders' data, so their download is recorded as the exports' is.
     summary = f"{found['rejected']} rows"
     await record_export(request, "rejected_rows.exported", summary, str(import_id))

@@ -4,7 +4,8 @@ and 1280 px) and finds who reset it in the audit log."""
 from pathlib import Path
 
 from tests.admin.riders_data import add_riders
-from tests.web import PHONE, no_axe_violation, sign_in_page
+from tests.admin.widths import fits_both_widths
+from tests.web import PHONE, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -24,13 +25,7 @@ async def test_an_owner_finds_who_reset_a_pin_at_360_and_1280_px(
     assert await page.text_content("h1") == "New PIN for rider R-1"
     pin = await page.input_value("[data-secret]")
     assert len(pin) == 6 and pin.isdigit()
-    for viewport in (PHONE, {"width": 1280, "height": 800}):
-        await page.set_viewport_size(viewport)
-        assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        await no_axe_violation(page)
-        name = f"rider-new-pin-{viewport['width']}.png"
-        await page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-    await page.set_viewport_size(PHONE)
+    await fits_both_widths(page, SCREENSHOTS, "rider-new-pin")
     await page.reload()
     assert pin not in await page.text_content("main")
     await page.click("a.button:text('Back to the rider')")

@@ -4,7 +4,7 @@ download the rejected rows, fix them and upload only those again."""
 
 from pathlib import Path
 
-from tests.web import PHONE, no_axe_violation
+from tests.admin.widths import fits_both_widths
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -47,13 +47,7 @@ async def test_import_fix_the_rejected_rows_and_upload_them_again(
     await page.reload()
     assert await page.text_content("[data-count=inserted]") == "2"
     assert await db.fetchval("SELECT count(*) FROM audit_events") == events
-    for viewport in (PHONE, {"width": 1280, "height": 800}):
-        await page.set_viewport_size(viewport)
-        assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        await no_axe_violation(page)
-        name = f"admin-import-result-{viewport['width']}.png"
-        await page.screenshot(path=SCREENSHOTS / name, full_page=True)
-    await page.set_viewport_size(PHONE)
+    await fits_both_widths(page, SCREENSHOTS, "admin-import-result")
 
     async with page.expect_download() as download_info:
         await page.click("text=Download the rejected rows")
