@@ -1,7 +1,7 @@
 """Daily removal of what the service keeps only for a while (sessions, throttling counts,
-rider-import rejects, Idempotency-Keys, the webhook delivery log): their own code removes
-them lazily, per subject, which leaves the rows of subjects that never come back. Audit events
-are kept AUDIT_RETENTION_DAYS, then removed here only."""
+rider-import rejects, Idempotency-Keys, the webhook delivery log, the panel's one-time
+reveals): their own code removes them lazily, per subject, which leaves the rows of subjects
+that never come back. Audit events are kept AUDIT_RETENTION_DAYS, then removed here only."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ async def housekeeping(context: JobContext) -> str:
         f"removed {removed['sessions']} expired sessions, {removed['sign_ins']} old failed "
         f"sign-ins, {removed['questions']} old assistant questions, {removed['imports']} old "
         f"rider imports, {removed['idempotency_keys']} expired idempotency keys, "
-        f"{removed['webhook_deliveries']} old webhook deliveries, {removed['audit_events']} "
-        f"audit events older than {retention} days"
+        f"{removed['webhook_deliveries']} old webhook deliveries, {removed['reveals']} expired "
+        f"one-time reveals, {removed['audit_events']} audit events older than {retention} days"
     )
 
 

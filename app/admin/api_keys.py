@@ -1,24 +1,16 @@
 """The API keys page (docs/security.md, "API keys"), owners only: the integrators' keys with
 their scopes, first characters, dates and last use, the environment's keys beside them; create
-one (shown once), revoke one (after a page that asks).
-
-A new key is shown once without being kept anywhere it could be read again: the creating POST
-answers a redirect whose cookie holds the key XOR a random pad, and the key's row holds the pad
-until the page the redirect leads to takes it (`take_api_key_reveal.sql`). The cookie alone,
-the row alone, or the page a second time reveal nothing.
-"""
+one (shown once by `app.admin.reveal`: the database keeps only its hash), revoke one (after a
+page that asks)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import secrets
 from datetime import UTC, datetime
 
 from aiohttp import web
 from marshmallow import Schema, ValidationError, fields, validate
 
-from app.admin import roles
+from app.admin import notices, reveal, roles
 from app.admin.guard import actor
 from app.admin.layout import render
 from app.core import api_keys, audit, pages, sql
@@ -27,15 +19,11 @@ from app.core.keys import POOL, SETTINGS
 
 routes = web.RouteTableDef()
 
-SQL = sql.load("admin", "api_keys", "api_key", "take_api_key_reveal")
+SQL = sql.load("admin", "api_keys", "api_key")
 
 PAGE = "/admin/api-keys"
 KEY_PATH = PAGE + "/{key_id:[0-9]{1,18}}"
-# The cookie that carries a new key, XORed with its pad, to the page that shows it once.
-REVEAL_COOKIE = "api_key_reveal"
-REVEAL_SECONDS = 300
 NO_SCOPE = "Choose at least one scope."
-NOTICES = {"revoked": "The key is revoked: every instance refuses it within 5 seconds."}
 
 
 def _problem(check):
@@ -88,14 +76,9 @@ async def api_keys_page(
         "scopes": api_keys.SCOPES,
         "values": values or {},
         "errors": errors or {},
-        "notice": NOTICES.get(request.query.get("done", "")),
         "now": datetime.now(UTC),
     }
     return render(request, "admin/api_keys/list.html", context, status=status)
-
-
-def _xor(data: bytes, pad: bytes) -> bytes:
-    return bytes(a ^ b for a, b in zip(data, pad, strict=True))
 
 
 @routes.post(PAGE)
@@ -107,52 +90,14 @@ async def create_api_key(request: web.Request) -> web.Response:
     days = values.get("expires_days")
     days = None if days is None else api_keys.expiry_days(days)
     name, scopes = values["name"], list(dict.fromkeys(values["scopes"]))
-    pad = secrets.token_bytes(api_keys.KEY_LENGTH)
     async with request.app[POOL].acquire() as conn, conn.transaction():
-        created = await api_keys.create(conn, name, scopes, days, pad)
+        created = await api_keys.create(conn, name, scopes, days)
         if created is not None:
             summary = api_keys.summary(scopes, days)
             await audit.record(conn, actor(request), "api_key.created", name, summary)
-    if created is None:
-        errors = {"name": "A key with this name exists already (names are never reused)."}
-        return await api_keys_page(request, 400, values=values, errors=errors)
-    response = pages.see_other(f"{PAGE}/{created.key_id}/created")
-    response.set_cookie(
-        REVEAL_COOKIE,
-        base64.urlsafe_b64encode(_xor(created.key.encode(), pad)).decode().rstrip("="),
-        max_age=REVEAL_SECONDS,
-        path=f"{PAGE}/{created.key_id}/created",
-        httponly=True,
-        secure=request.app[SETTINGS].secure_cookies,
-        samesite="Strict",
-    )
-    return response
-
-
-def _revealed(cookie: str | None, pad: bytes) -> str | None:
-    if cookie is None:
-        return None
-    try:
-        masked = base64.urlsafe_b64decode(cookie + "=" * (-len(cookie) % 4))
-        return _xor(masked, pad).decode()
-    except (binascii.Error, ValueError):  # damaged, or of another length
-        return None
-
-
-@routes.get(KEY_PATH + "/created")
-@roles.needs("owner")
-async def created_page(request: web.Request) -> web.Response:
-    """The new key, the one time its pad is taken; afterwards only that it was shown."""
-    taken = await request.app[POOL].fetchrow(
-        SQL.take_api_key_reveal, int(request.match_info["key_id"])
-    )
-    context = {"key": None, "name": None}
-    if taken is not None:
-        cookie = request.cookies.get(REVEAL_COOKIE)
-        context = {"key": _revealed(cookie, taken["reveal_pad"]), "name": taken["name"]}
-    response = render(request, "admin/api_keys/created.html", context)
-    response.del_cookie(REVEAL_COOKIE, path=request.path)
-    return response
+            return await reveal.see_other(request, conn, "api_key", name, created.key)
+    errors = {"name": "A key with this name exists already (names are never reused)."}
+    return await api_keys_page(request, 400, values=values, errors=errors)
 
 
 async def _key(request: web.Request):
@@ -192,4 +137,5 @@ async def revoke_api_key(request: web.Request) -> web.Response:
         if scopes is not None:
             summary = api_keys.summary(scopes)
             await audit.record(conn, actor(request), "api_key.revoked", key["name"], summary)
-    return pages.see_other(f"{PAGE}?done=revoked")
+        message = f"The key {key['name']} is revoked: every instance refuses it within 5 seconds."
+        return await notices.see_other(request, PAGE, message, conn)

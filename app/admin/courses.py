@@ -16,7 +16,7 @@ import orjson
 from aiohttp import web
 from marshmallow import EXCLUDE, ValidationError
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.course_form import read_course
 from app.admin.guard import actor
 from app.admin.layout import render
@@ -93,26 +93,9 @@ def apply_action(values: dict, action: str) -> dict:
     return values
 
 
-NOTICES = {
-    "saved": "Saved.",
-    "translated": "The {} translation was saved (reviewed).",
-    "reviewed": "The {} translation is marked reviewed.",
-}
-
-
-def _notice(request: web.Request) -> str | None:
-    """What the last POST did, from the address it redirected to (`?saved=1`, `?reviewed=ar`)."""
-    for name, text in NOTICES.items():
-        value = request.query.get(name)
-        if value is not None:
-            return text.format(NAMES.get(value, ""))
-    return None
-
-
 async def _editor(request, *, course=None, values, errors=None, status=200, changed=False):
     context = {
         "course": course,
-        "notice": _notice(request) if request.method == "GET" else None,
         "values": values,
         "errors": errors or {},
         "changed": changed,
@@ -144,7 +127,13 @@ async def _submit(request: web.Request, course: courses.Course | None) -> web.Re
     course_id = pages.uuid_in_path(request, "course_id") if course else None
     action = "course.saved" if course else "course.created"
     course_id = await _save(request, action, document, course_id, values["published"])
-    return pages.see_other(f"/admin/courses/{course_id}?saved=1")
+    done = "saved" if course else "created"
+    return await _saved(request, course_id, f"Course “{document['title']}” {done}.")
+
+
+async def _saved(request: web.Request, course_id, message: str) -> web.Response:
+    """303 to the course's editor, which says `message` once."""
+    return await notices.see_other(request, f"/admin/courses/{course_id}", message)
 
 
 async def _save(request, action: str, document: dict, course_id=None, published=None):
@@ -202,7 +191,8 @@ async def import_course(request: web.Request) -> web.Response:
     except ValidationError as exc:
         return await list_courses(request, import_error=_where(exc.messages), status=400)
     course_id = await _save(request, "course.imported", document, published=False)
-    return pages.see_other(f"/admin/courses/{course_id}?saved=1")
+    message = f"Course “{document['title']}” imported, unpublished: check it, then publish it."
+    return await _saved(request, course_id, message)
 
 
 async def _uploaded_json(request: web.Request):

@@ -76,6 +76,7 @@ WAYS_BACK = (
     ("/admin/courses/", "/admin/courses", "Back to the courses"),
     ("/admin/webhooks/", "/admin/webhooks", "Back to the webhooks"),
     ("/admin/api-keys/", "/admin/api-keys", "Back to the API keys"),
+    ("/admin/import/", "/admin/import", "Back to the import"),
 )
 
 

@@ -13,12 +13,12 @@ import asyncpg
 from aiohttp import web
 from marshmallow import ValidationError, validate
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.guard import actor
 from app.admin.layout import render
 from app.core import audit, pages, sql
 from app.core.database import Db
-from app.core.fields import Integer, Text, integer_text
+from app.core.fields import Integer, Text
 from app.core.forms import field_errors
 from app.core.keys import POOL
 from app.training import store as training
@@ -154,15 +154,9 @@ async def _form_page(request, *, path_id=None, values, errors=None, status=200):
         "markets": MARKETS,
         "vehicle_types": VEHICLE_TYPES,
         "days_max": PATH_DAYS_MAX,
-        "assigned": _assigned(request),
         "counts": await path_assignments(pool, path_id) if path_id else None,
     }
     return render(request, "admin/paths/form.html", context, status=status)
-
-
-def _assigned(request: web.Request) -> int | None:
-    """The assignments the last save made (`?assigned=N` after the redirect)."""
-    return integer_text(request.query.get("assigned", ""))
 
 
 async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Response:
@@ -176,7 +170,9 @@ async def _submit(request: web.Request, path_id: uuid.UUID | None) -> web.Respon
             errors = {"courses": str(exc)}
     if errors:
         return await _form_page(request, path_id=path_id, values=values, errors=errors, status=400)
-    return pages.see_other(f"/admin/paths/{saved_id}?assigned={assigned}")
+    riders = "1 rider" if assigned == 1 else f"{assigned} riders"
+    message = f"Path “{values['name']}” saved; {riders} assigned."
+    return await notices.see_other(request, f"/admin/paths/{saved_id}", message)
 
 
 @routes.get("/admin/paths")

@@ -6,12 +6,17 @@ page before anything is parsed or written) while its bytes are checked to be UTF
 file is parsed in a thread a batch of MAX_RIDERS records at a time, and each batch goes through
 the API's own row validation and set-based upsert (`app.training`), committed on its own, while
 the next batch is parsed. The automatic rules run once, for every rider saved, at the end.
+
+Each batch's transaction also keeps the import's counts so far in its `rider_imports` row, so
+the POST answers 303 to the import's result page (`/admin/import/{import_id}`), which reads
+them back: a refresh shows the result again and never imports again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import tempfile
 import uuid
 from collections import Counter
@@ -52,8 +57,11 @@ SQL = sql.load(
     "admin",
     "start_import",
     "add_import_rejects",
-    "import_header",
+    "count_import",
+    "fail_import",
+    "import_result",
     "import_rejects",
+    "import_rejects_first",
     "riders_elsewhere",
 )
 # Rows a cursor fetch brings: a few hundred kB of CSV, so memory stays flat at any row count.
@@ -98,30 +106,45 @@ OTHER_MARKETS_RIDER = "this rider belongs to a market that is not one of yours"
 DATABASE_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, *database.UNAVAILABLE)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ImportResult:
     import_id: uuid.UUID
     inserted: int = 0
     updated: int = 0
     enrollments_created: int = 0
     rejected: int = 0
-    shown: list[Rejected] = field(default_factory=list)
     failure: str | None = None
     # Saved vehicle types that no path's vehicle filter names: the API takes any value
     # (docs/csv.md, "Fixed lists"), so they are saved, and the page says so. Value → rows.
     unmatched_vehicles: Counter[str] = field(default_factory=Counter)
 
-    def add(self, batch: Batch, saved: SavedRiders) -> None:
-        self.inserted += saved.inserted
-        self.updated += saved.updated
-        self.enrollments_created += saved.enrollments_created
-        self.rejected += len(batch.rejected)
-        self.shown.extend(batch.rejected[: SHOWN_REJECTED - len(self.shown)])
-        self.unmatched_vehicles.update(
+    def added(self, batch: Batch, saved: SavedRiders) -> ImportResult:
+        """The result with one more batch saved."""
+        unmatched = Counter(
             rider.vehicle_type
             for rider in batch.riders
             if rider.vehicle_type and rider.vehicle_type not in VEHICLE_TYPES
         )
+        return dataclasses.replace(
+            self,
+            inserted=self.inserted + saved.inserted,
+            updated=self.updated + saved.updated,
+            enrollments_created=self.enrollments_created + saved.enrollments_created,
+            rejected=self.rejected + len(batch.rejected),
+            unmatched_vehicles=self.unmatched_vehicles + unmatched,
+        )
+
+
+async def _count(conn: asyncpg.Connection, result: ImportResult) -> None:
+    await conn.execute(
+        SQL.count_import,
+        result.import_id,
+        result.inserted,
+        result.updated,
+        result.enrollments_created,
+        result.rejected,
+        dict(result.unmatched_vehicles),
+    )
 
 
 async def receive(request: web.Request, upload: BinaryIO) -> None:
@@ -179,10 +202,9 @@ async def _import(
             while batch is not None:
                 upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
                 try:
-                    batch, saved = await _save(
-                        conn, result.import_id, batch, pepper, importer, saved_up_to + 1
+                    batch, result = await _save(
+                        conn, result, batch, pepper, importer, saved_up_to + 1
                     )
-                    result.add(batch, saved)
                 except BaseException:
                     # The thread still reads the file: let it finish before the file closes.
                     await asyncio.wait([upcoming])
@@ -196,9 +218,12 @@ async def _import(
                 saved_up_to=saved_up_to,
                 import_id=str(result.import_id),
             )
-            result.failure = DATABASE_FAILED.format(
+            failure = DATABASE_FAILED.format(
                 first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
             )
+            result = dataclasses.replace(result, failure=failure)
+    if result.failure is not None:  # on another connection: this one may be gone
+        await pool.execute(SQL.fail_import, result.import_id, result.failure)
     log.info(
         "rider import",
         import_id=str(result.import_id),
@@ -242,15 +267,16 @@ async def _within_markets(conn: asyncpg.Connection, batch: Batch, markets) -> Ba
 
 async def _save(
     conn: asyncpg.Connection,
-    import_id: uuid.UUID,
+    result: ImportResult,
     batch: Batch,
     pepper: bytes | None,
     importer: Importer,
     first_line: int,
-) -> tuple[Batch, SavedRiders]:
+) -> tuple[Batch, ImportResult]:
     """One batch in one transaction: its riders through the API's upsert and automatic rules,
-    its rejected rows kept for the download, its audit events. Returns the batch as saved
-    (with the riders of other markets rejected) and what was saved."""
+    its rejected rows kept for the download, its audit events, the import's counts. Returns
+    the batch as saved (with the riders of other markets rejected) and the result with it."""
+    import_id = result.import_id
     saved = SavedRiders(0, 0, 0)
     who = importer.who
     async with conn.transaction():
@@ -274,7 +300,9 @@ async def _save(
                 f"of lines {first_line}-{batch.last_line}"
             )
             await audit.record(conn, who, "assignments.created", str(import_id), summary)
-    return batch, saved
+        result = result.added(batch, saved)
+        await _count(conn, result)
+    return batch, result
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:
@@ -322,19 +350,39 @@ async def upload_riders(request: web.Request) -> web.Response:
             return html.page(413, "File too large", TOO_LARGE)
         except FileRefused as exc:
             return _form(request, 400, str(exc))
-    return render(
-        request, "admin/import_result.html", {"result": result, "vehicle_types": VEHICLE_TYPES}
-    )
+    return pages.see_other(f"/admin/import/{result.import_id}")
+
+
+async def _import_of(request: web.Request) -> asyncpg.Record:
+    """The address's import, made by this admin within the last day; 404 otherwise."""
+    import_id = pages.uuid_in_path(request, "import_id")
+    found = await request.app[POOL].fetchrow(SQL.import_result, import_id, request[ADMIN].admin_id)
+    if found is None:
+        raise web.HTTPNotFound
+    return found
+
+
+@routes.get("/admin/import/{import_id}")
+@roles.needs("editor")
+async def import_result_page(request: web.Request) -> web.Response:
+    """What the import saved and rejected, read back: a refresh imports nothing again."""
+    result = await _import_of(request)
+    import_id, pool = result["import_id"], request.app[POOL]
+    unmatched = Counter(result["unmatched_vehicles"]).most_common()
+    context = {
+        "result": result,
+        "shown": await pool.fetch(SQL.import_rejects_first, import_id, SHOWN_REJECTED),
+        "unmatched_vehicles": unmatched,
+        "vehicle_types": VEHICLE_TYPES,
+    }
+    return render(request, "admin/import_result.html", context)
 
 
 @routes.get("/admin/import/{import_id}/rejected.csv")
 @roles.needs("editor")
 async def download_rejected(request: web.Request) -> web.StreamResponse:
-    import_id = pages.uuid_in_path(request, "import_id")
-    pool = request.app[POOL]
-    found = await pool.fetchrow(SQL.import_header, import_id, request[ADMIN].admin_id)
-    if found is None:
-        raise web.HTTPNotFound
+    found = await _import_of(request)
+    import_id, pool = found["import_id"], request.app[POOL]
     # The rows as uploaded: riders' data, so their download is recorded as the exports' is.
     summary = f"{found['rejected']} rows"
     await record_export(request, "rejected_rows.exported", summary, str(import_id))

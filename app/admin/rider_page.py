@@ -10,7 +10,7 @@ import asyncpg
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin import notices, roles
+from app.admin import notices, reveal, roles
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import flag_label, render
 from app.core import audit, sessions, sql
@@ -241,10 +241,8 @@ async def reset_pin(request: web.Request) -> web.Response:
         await sessions.revoke_rider(conn, rider_id)
         summary = "new PIN shown to the admin once; sessions and one-tap links ended"
         await audit.record(conn, actor(request), "rider.pin_reset", rider_id, summary)
-        # Shown once, by the page the browser is sent to, which deletes the notice: the
-        # rider's row keeps the PIN hashed only.
-        message = f"New PIN for {rider_id}: {pin}. Give it to the rider now; it is not shown again."
-        return await _back(request, rider_id, message, conn)
+        # Shown once (app/admin/reveal.py): the rider's row keeps the PIN hashed only.
+        return await reveal.see_other(request, conn, "rider_pin", rider_id, pin)
 
 
 @routes.get(RIDER + "/links/revoke")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from app.admin import roles
+from app.admin import notices, roles
 from app.admin.course_form import read_translation
 from app.admin.courses import COURSE, LANGUAGE, read_course_or_404
 from app.admin.guard import actor
@@ -79,7 +79,8 @@ async def save_translation(request: web.Request) -> web.Response:
         return await _translation_page(
             request, course, language, values=values, errors=errors, status=400
         )
-    return pages.see_other(f"/admin/courses/{course.course_id}?translated={language}")
+    message = f"The {NAMES[language]} translation is saved, as reviewed."
+    return await notices.see_other(request, f"/admin/courses/{course.course_id}", message)
 
 
 @routes.post(COURSE + "/translations/" + LANGUAGE + "/review")
@@ -92,4 +93,5 @@ async def review_translation(request: web.Request) -> web.Response:
             raise web.HTTPNotFound
         summary = f"language {language}"
         await audit.record(conn, actor(request), "translation.reviewed", str(course_id), summary)
-    return pages.see_other(f"/admin/courses/{course_id}?reviewed={language}")
+        message = f"The {NAMES[language]} translation is marked reviewed."
+        return await notices.see_other(request, f"/admin/courses/{course_id}", message, conn)

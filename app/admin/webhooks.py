@@ -1,6 +1,7 @@
 """The webhooks pages (docs/webhooks.md): endpoints added, disabled and enabled, deleted (after a
 page that asks), sent a test event; each endpoint's deliveries, with "Replay". The signing
-secret is shown once, on the page that answers the add; it is never read back after. An
+secret is shown once, on the page the add redirects to (`app.admin.reveal`); the panel never
+shows it again. An
 endpoint's URL must reach public addresses only (docs/webhooks.md#addresses): checked when it
 is added, and again by the delivery loop before every attempt, test events included."""
 
@@ -13,7 +14,7 @@ import structlog
 from aiohttp import web
 from marshmallow import Schema, fields, validate
 
-from app.admin import roles
+from app.admin import notices, reveal, roles
 from app.admin.guard import ADMIN, actor
 from app.admin.layout import render
 from app.core import audit, pages, sql
@@ -41,12 +42,10 @@ SQL = sql.load(
 # The latest deliveries an endpoint's page lists.
 PAGE_SIZE = 50
 NO_EVENT = "Choose at least one event."
-# What the endpoint's page says after an action (the action names it in `?done=`).
-NOTICES = {
-    "enabled": "The endpoint is enabled: its deliveries are sent again.",
-    "disabled": "The endpoint is disabled: nothing is sent to it, and it takes no new events.",
-    "test": "A test event is on its way; it appears below.",
-    "replay": "The delivery is sent again now.",
+# What the endpoint's page says after an action.
+ENABLED = {
+    True: "The endpoint is enabled: its deliveries are sent again.",
+    False: "The endpoint is disabled: nothing is sent to it, and it takes no new events.",
 }
 
 
@@ -110,19 +109,9 @@ async def _endpoint(request: web.Request, endpoint_id: uuid.UUID):
     return endpoint
 
 
-async def _endpoint_page(request, endpoint_id, *, secret=None) -> web.Response:
-    context = {
-        "endpoint": await _endpoint(request, endpoint_id),
-        "deliveries": await request.app[POOL].fetch(SQL.webhook_deliveries, endpoint_id, PAGE_SIZE),
-        "secret": secret,
-        "notice": NOTICES.get(request.query.get("done", "")),
-        "page_size": PAGE_SIZE,
-    }
-    return render(request, "admin/webhooks/endpoint.html", context)
-
-
-def _back(endpoint_id: uuid.UUID, done: str) -> web.Response:
-    return pages.see_other(f"/admin/webhooks/{endpoint_id}?done={done}")
+async def _back(request: web.Request, db: Db, endpoint_id: uuid.UUID, message: str):
+    """303 to the endpoint's page, which says `message` once."""
+    return await notices.see_other(request, f"/admin/webhooks/{endpoint_id}", message, db)
 
 
 @routes.post("/admin/webhooks")
@@ -141,24 +130,30 @@ async def add_endpoint(request: web.Request) -> web.Response:
         fields = {"host": urlsplit(values["url"]).hostname, "events": values["events"]}
         summary = audit.described(fields)
         await audit.record(conn, actor(request), "webhook.created", str(endpoint_id), summary)
-    log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
-    return await _endpoint_page(request, endpoint_id, secret=secret)
+        log.info("webhook endpoint added", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
+        return await reveal.see_other(request, conn, "webhook_secret", str(endpoint_id), secret)
 
 
 @routes.get("/admin/webhooks/{endpoint_id}")
 @roles.needs("owner")
 async def endpoint_page(request: web.Request) -> web.Response:
-    return await _endpoint_page(request, pages.uuid_in_path(request, "endpoint_id"))
+    endpoint_id = pages.uuid_in_path(request, "endpoint_id")
+    context = {
+        "endpoint": await _endpoint(request, endpoint_id),
+        "deliveries": await request.app[POOL].fetch(SQL.webhook_deliveries, endpoint_id, PAGE_SIZE),
+        "page_size": PAGE_SIZE,
+    }
+    return render(request, "admin/webhooks/endpoint.html", context)
 
 
 async def _set_enabled(request: web.Request, enabled: bool) -> web.Response:
     endpoint_id = pages.uuid_in_path(request, "endpoint_id")
-    done = "enabled" if enabled else "disabled"
+    action = "webhook.enabled" if enabled else "webhook.disabled"
     async with request.app[POOL].acquire() as conn, conn.transaction():
         if not await set_enabled(conn, endpoint_id, enabled):
             raise web.HTTPNotFound
-        await audit.record(conn, actor(request), f"webhook.{done}", str(endpoint_id))
-    return _back(endpoint_id, done)
+        await audit.record(conn, actor(request), action, str(endpoint_id))
+        return await _back(request, conn, endpoint_id, ENABLED[enabled])
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/enable")
@@ -181,7 +176,8 @@ async def send_test_event(request: web.Request) -> web.Response:
         await events.send_test(conn, endpoint["endpoint_id"])
         target = str(endpoint["endpoint_id"])
         await audit.record(conn, actor(request), "webhook.test_sent", target)
-    return _back(endpoint["endpoint_id"], "test")
+        message = "A test event is on its way; it appears below."
+        return await _back(request, conn, endpoint["endpoint_id"], message)
 
 
 @routes.get("/admin/webhooks/{endpoint_id}/delete")
@@ -199,8 +195,11 @@ async def delete_endpoint(request: web.Request) -> web.Response:
         if not await delete(conn, endpoint_id):
             raise web.HTTPNotFound
         await audit.record(conn, actor(request), "webhook.deleted", str(endpoint_id))
-    log.info("webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id)
-    return pages.see_other("/admin/webhooks")
+        log.info(
+            "webhook endpoint deleted", endpoint_id=str(endpoint_id), by=request[ADMIN].admin_id
+        )
+        message = "The endpoint is deleted with its deliveries: nothing is sent to it any more."
+        return await notices.see_other(request, "/admin/webhooks", message, conn)
 
 
 @routes.post("/admin/webhooks/{endpoint_id}/deliveries/{delivery_id:[0-9]{1,18}}/replay")
@@ -215,4 +214,5 @@ async def replay_delivery(request: web.Request) -> web.Response:
         await audit.record(
             conn, actor(request), "webhook.delivery_replayed", str(endpoint_id), summary
         )
-    return _back(endpoint_id, "replay")
+        message = f"The delivery msg_{delivery_id} is sent again now."
+        return await _back(request, conn, endpoint_id, message)

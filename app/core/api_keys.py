@@ -173,14 +173,12 @@ class NewKey:
     key_id: int
 
 
-async def create(
-    db: Db, name: str, scopes: list[str], expires_days: int | None, reveal_pad: bytes | None = None
-) -> NewKey | None:
+async def create(db: Db, name: str, scopes: list[str], expires_days: int | None) -> NewKey | None:
     """A new key named `name` (checked by the caller against NAME_PATTERN and SCOPES); None
     when the name is taken."""
     key, scopes = new_key(), list(dict.fromkeys(scopes))
     key_id = await db.fetchval(
-        SQL.create_api_key, name, scopes, digest(key), key[:SHOWN], expires_days, reveal_pad
+        SQL.create_api_key, name, scopes, digest(key), key[:SHOWN], expires_days
     )
     return None if key_id is None else NewKey(key, key_id)
 

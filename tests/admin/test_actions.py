@@ -2,21 +2,20 @@
 did something answers 303 to a page that says so once; one that asks first or is refused
 answers the question or the form again. And the call list's "Mark called"."""
 
-import re
-
 import pytest
 from aiohttp import web
 
 from app.admin import PACKAGE
+from tests.admin.notices import NOTICE, said_once
 from tests.admin.riders_data import PATH_ID, add_riders
 from tests.web import PageClient, sign_in
 
 # Every POST route of the panel, by what it answers when it did what was asked:
 # - "notice": 303 to a page that shows a one-time notice (admin_notices);
-# - "code": 303 to a page whose query names a fixed sentence of that page (`?saved=1`);
 # - "job": 303 to the AI job's page, which shows the run's state;
-# - "shown once": 200, the one page that shows what cannot be shown again (a webhook's
-#   signing secret; the import's per-line result);
+# - "shown once": 303 to the page that shows a secret once (app/admin/reveal.py: a new API
+#   key, a webhook's signing secret, a rider's new PIN);
+# - "result": 303 to the import's result page, read from the database;
 # - "session": sign-in, sign-out and setup, which redirect into or out of the panel.
 # Invalid input re-renders the form with 400 (413/415 for an upload), an unknown thing is 404,
 # a stale confirmation or a conflict is 409: nothing is written then.
@@ -25,19 +24,19 @@ POST_ROUTES = {
     "/admin/sign-out": "session",
     "/admin/setup": "session",
     "/admin/riders/{rider_id}/status": "notice",
-    "/admin/riders/{rider_id}/pin": "notice",
+    "/admin/riders/{rider_id}/pin": "shown once",
     "/admin/riders/{rider_id}/links/revoke": "notice",
     "/admin/riders/{rider_id}/flags": "notice",
     "/admin/riders/{rider_id}/assignments": "notice",
     "/admin/assign": "notice",
     "/admin/reports/recount": "notice",
-    "/admin/paths/new": "code",
-    "/admin/paths/{path_id}": "code",
-    "/admin/courses/new": "code",
-    "/admin/courses/import": "code",
-    "/admin/courses/{course_id}": "code",
-    "/admin/courses/{course_id}/translations/{language}": "code",
-    "/admin/courses/{course_id}/translations/{language}/review": "code",
+    "/admin/paths/new": "notice",
+    "/admin/paths/{path_id}": "notice",
+    "/admin/courses/new": "notice",
+    "/admin/courses/import": "notice",
+    "/admin/courses/{course_id}": "notice",
+    "/admin/courses/{course_id}/translations/{language}": "notice",
+    "/admin/courses/{course_id}/translations/{language}/review": "notice",
     "/admin/courses/generate": "job",
     "/admin/courses/{course_id}/translate": "job",
     "/admin/knowledge": "notice",
@@ -49,14 +48,14 @@ POST_ROUTES = {
     "/admin/admins/role": "notice",
     "/admin/admins/disable": "notice",
     "/admin/api-keys": "shown once",
-    "/admin/api-keys/{key_id}/revoke": "code",
+    "/admin/api-keys/{key_id}/revoke": "notice",
     "/admin/webhooks": "shown once",
-    "/admin/webhooks/{endpoint_id}/enable": "code",
-    "/admin/webhooks/{endpoint_id}/disable": "code",
-    "/admin/webhooks/{endpoint_id}/test": "code",
-    "/admin/webhooks/{endpoint_id}/delete": "code",
-    "/admin/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay": "code",
-    "/admin/import": "shown once",
+    "/admin/webhooks/{endpoint_id}/enable": "notice",
+    "/admin/webhooks/{endpoint_id}/disable": "notice",
+    "/admin/webhooks/{endpoint_id}/test": "notice",
+    "/admin/webhooks/{endpoint_id}/delete": "notice",
+    "/admin/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay": "notice",
+    "/admin/import": "result",
 }
 
 
@@ -65,20 +64,6 @@ def test_every_post_route_is_one_of_the_documented_answers():
     app.add_routes(PACKAGE.routes)
     posted = {r.resource.canonical for r in app.router.routes() if r.method == "POST"}
     assert posted == set(POST_ROUTES)
-
-
-NOTICE = re.compile(r'<p class="notice done" role="status">([^<]*)</p>')
-
-
-async def _said_once(client: PageClient, response) -> str:
-    """The notice on the page a 303 leads to; the same address again (a refresh) shows the
-    page without it."""
-    assert response.status == 303, await response.text()
-    location = response.headers["Location"]
-    assert re.search(r"[?&]notice=[0-9a-f-]{36}\Z", location), location
-    (said,) = NOTICE.findall(await client.text(location))
-    assert NOTICE.findall(await client.text(location)) == []
-    return said
 
 
 async def _messages(db) -> None:
@@ -154,7 +139,7 @@ async def test_an_action_redirects_to_a_page_that_says_what_it_did_once(
 ):
     await add_riders(db)
     response = await admin_client.submit(address, form, form_page=form_page)
-    assert await _said_once(admin_client, response) == said
+    assert await said_once(admin_client, response) == said
 
 
 async def test_a_notice_is_read_by_its_own_session_only(admin_client, db, make_client, make_admin):
@@ -218,7 +203,7 @@ async def test_mark_called_records_who_and_when_and_stays(admin_client, db):
     form = {"back": "status=failed&before=99&notice=x&evil=1"}
     response = await admin_client.submit(address, form, form_page="/admin/messages")
     assert response.headers["Location"].startswith("/admin/messages?status=failed&before=99&")
-    assert await _said_once(admin_client, response) == "Marked called: Alia Stone (R-2)."
+    assert await said_once(admin_client, response) == "Marked called: Alia Stone (R-2)."
     row = await db.fetchrow(
         "SELECT called_by, called_at FROM messages WHERE message_id = $1", message_id
     )
@@ -235,7 +220,7 @@ async def test_mark_called_records_who_and_when_and_stays(admin_client, db):
     }
     # Marked again (two tabs): the first mark stays, and no second event.
     response = await admin_client.submit(address, {}, form_page="/admin/messages")
-    said = await _said_once(admin_client, response)
+    said = await said_once(admin_client, response)
     assert said.startswith(
         f"Already marked called: Alia Stone (R-2), by {admin_client.admin.email}"
     )

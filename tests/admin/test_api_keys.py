@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from app.admin import reveal
 from app.core import api_keys
 from tests.conftest import TEST_KEYS
 from tests.web import PageClient, confirm_page, sign_in
@@ -32,7 +33,7 @@ async def owner(client, make_admin, db) -> PageClient:
 
 
 def key_of(page: str) -> str | None:
-    match = re.search(r"<code[^>]*data-api-key[^>]*>([^<]+)</code>", page)
+    match = re.search(r'<input[^>]* value="([^"]+)"[^>]*data-secret>', page)
     return match and match.group(1)
 
 
@@ -44,8 +45,8 @@ async def test_owner_creates_a_key_shown_once(owner, db):
     response = await create(owner, [*FORM, ("expires_days", "90")])
     assert response.status == 303
     row = await db.fetchrow("SELECT * FROM api_keys")
-    location = f"{PAGE}/{row['id']}/created"
-    assert response.headers["Location"] == location
+    location = response.headers["Location"]
+    assert re.fullmatch(r"/admin/shown-once/[0-9a-f-]{36}", location)
     # The cookie alone is not the key.
     assert not re.search(r"rok_[A-Za-z0-9_-]{43}", response.headers["Set-Cookie"])
     shown = await owner.get(location)
@@ -55,7 +56,8 @@ async def test_owner_creates_a_key_shown_once(owner, db):
     assert key and re.fullmatch(r"rok_[A-Za-z0-9_-]{43}", key)
     assert row["key_hash"] == hashlib.sha256(key.encode()).digest()
     assert row["scopes"] == ["training", "checks"] and row["key_start"] == key[:8]
-    assert await db.fetchval("SELECT reveal_pad FROM api_keys") is None
+    assert "New API key acme-lms" in page and "will not be shown again" in page
+    assert await db.fetchval("SELECT pad FROM admin_reveals") is None
     again = await (await owner.get(location)).text()
     assert key_of(again) is None and "cannot be shown again" in again
     listing = await (await owner.get(PAGE)).text()
@@ -75,11 +77,11 @@ async def test_owner_creates_a_key_shown_once(owner, db):
 
 async def test_the_key_is_not_shown_without_the_creating_browser_cookie(owner, db):
     response = await create(owner)
-    owner.session.cookie_jar.clear(lambda cookie: cookie.key == "api_key_reveal")
+    owner.session.cookie_jar.clear(lambda cookie: cookie.key == reveal.COOKIE)
     # Another browser gets nothing, and the pad is spent: the key is not shown anywhere now.
     page = await (await owner.get(response.headers["Location"])).text()
     assert key_of(page) is None and "cannot be shown again" in page
-    assert await db.fetchval("SELECT reveal_pad FROM api_keys") is None
+    assert await db.fetchval("SELECT pad FROM admin_reveals") is None
 
 
 @pytest.mark.parametrize(
@@ -123,10 +125,11 @@ async def test_owner_revokes_a_key_after_asking(owner, db):
     assert "Revoke the API key acme?" in page and key[:8] in page
     assert await db.fetchval("SELECT revoked_at FROM api_keys") is None
     response = await owner.submit(address, {}, form_page=address)
-    assert response.status == 303 and response.headers["Location"] == f"{PAGE}?done=revoked"
+    assert response.status == 303 and response.headers["Location"].startswith(f"{PAGE}?notice=")
     assert await db.fetchval("SELECT revoked_at IS NOT NULL FROM api_keys")
-    listing = await (await owner.get(f"{PAGE}?done=revoked")).text()
-    assert "The key is revoked" in listing and "revoked 20" in listing
+    listing = await owner.text(response.headers["Location"])
+    said = "The key acme is revoked: every instance refuses it within 5 seconds."
+    assert said in listing and "revoked 20" in listing
     assert f'href="{address}"' not in listing
     event = await db.fetchrow("SELECT actor, action, target, summary FROM audit_events")
     assert tuple(event) == (owner.admin.email, "api_key.revoked", "acme", "scopes training")
@@ -155,7 +158,7 @@ async def test_editors_and_viewers_are_refused(client, make_admin, db, role):
     await api_keys.create(db, "acme", ["training"], None)
     key_id = await db.fetchval("SELECT id FROM api_keys")
     other = await signed_in(client, make_admin, db, role, f"{role}@example.com")
-    for path in (PAGE, f"{PAGE}/{key_id}/revoke", f"{PAGE}/{key_id}/created"):
+    for path in (PAGE, f"{PAGE}/{key_id}/revoke"):
         response = await other.get(path)
         assert response.status == 403, path
         assert "Your role does not allow this." in await response.text()

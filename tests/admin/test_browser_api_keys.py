@@ -32,17 +32,22 @@ async def test_an_owner_creates_sees_once_and_revokes_a_key(
     await page.check("input[value='training']")
     await page.fill("#expires_days", "30")
     await page.click("text=Create key")
-    key = await page.text_content("[data-api-key]")
+    assert await page.text_content("h1") == "New API key acme-lms"
+    key = await page.input_value("[data-secret]")
     assert key.startswith("rok_")
+    assert "will not be shown again" in await page.text_content("main")
     assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    await no_axe_violation(page)
     await page.screenshot(path=screenshot_dir / f"admin-api-key-created-{size}.png", full_page=True)
     async with aiohttp.ClientSession() as session:
         url = f"{live_server}/api/v1/completions"
         async with session.get(url, headers={"x-api-key": key}) as response:
             assert response.status == 200
     await page.reload()
-    assert await page.locator("[data-api-key]").count() == 0
+    assert await page.locator("[data-secret]").count() == 0
     assert "cannot be shown again" in await page.text_content(".alert")
+    await no_axe_violation(page)
+    await page.screenshot(path=screenshot_dir / f"admin-api-key-shown-{size}.png", full_page=True)
 
     await page.click("text=Back to the API keys")
     row = page.locator("tbody tr", has_text="acme-lms")
@@ -56,6 +61,6 @@ async def test_an_owner_creates_sees_once_and_revokes_a_key(
     await row.locator("text=Revoke…").click()
     assert "Revoke the API key acme-lms?" in await page.text_content("h1")
     await page.click("text=Revoke the key")
-    assert "The key is revoked" in await page.text_content(".notice")
+    assert "The key acme-lms is revoked" in await page.text_content(".notice")
     assert "revoked" in await page.locator("tbody tr", has_text="acme-lms").text_content()
     await context.close()

@@ -1,8 +1,10 @@
-"""An owner on a phone and at a desk finds who reset a rider's PIN in the audit log."""
+"""An owner on a phone and at a desk resets a rider's PIN (the new PIN's page axe-clean at 360
+and 1280 px) and finds who reset it in the audit log."""
 
 from pathlib import Path
 
 from tests.admin.riders_data import add_riders
+from tests.admin.widths import fits_both_widths
 from tests.web import PHONE, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -20,7 +22,14 @@ async def test_an_owner_finds_who_reset_a_pin_at_360_and_1280_px(
     await page.goto(f"{live_server}/admin/riders/R-1")
     await page.click("text=Reset PIN…")
     await page.click("main button[type=submit]")
-    assert "New PIN for R-1" in await page.text_content("main")
+    assert await page.text_content("h1") == "New PIN for rider R-1"
+    pin = await page.input_value("[data-secret]")
+    assert len(pin) == 6 and pin.isdigit()
+    await fits_both_widths(page, SCREENSHOTS, "rider-new-pin")
+    await page.reload()
+    assert pin not in await page.text_content("main")
+    await page.click("a.button:text('Back to the rider')")
+    assert page.url == f"{live_server}/admin/riders/R-1"
 
     await page.click("nav >> text=Audit log")
     assert page.url == f"{live_server}/admin/audit"

@@ -6,6 +6,8 @@ from pathlib import Path
 from tests.web import PHONE, fill_new_course, sign_in_page
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+# A one-time notice's reference in an address.
+UUID = "[0-9a-f-]{36}"
 
 
 async def _fits_the_phone(page):
@@ -38,8 +40,8 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     )
     await _fits_the_phone(page)
     await page.click("button[value=save] >> nth=0")
-    assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?saved=1", page.url)
-    assert await page.text_content(".notice") == "Saved."
+    assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?notice={UUID}", page.url)
+    assert await page.text_content(".notice") == "Course “Night riding” created."
     assert await page.is_checked("#published")
     await page.click("summary >> text=Lesson 1: Lights")
     assert await page.text_content(".preview strong") == "lights"
@@ -60,7 +62,8 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     await _fits_the_phone(page)
     await page.screenshot(path=SCREENSHOTS / "admin-course-translation-360.png", full_page=True)
     await page.click("text=Save translation")
-    assert page.url == f"{course_page}?translated=ar"
+    assert page.url.startswith(f"{course_page}?notice=")
+    assert await page.text_content(".notice") == "The Arabic translation is saved, as reviewed."
     assert await page.text_content("[data-state]") == "reviewed"
 
     # An active path for every rider in Qatar with that course.
@@ -74,8 +77,9 @@ async def test_a_course_and_a_path_that_assigns_it_on_a_phone(
     await page.select_option("#course-1", label="Night riding")
     await _fits_the_phone(page)
     await page.click("text=Create path")
-    assert re.fullmatch(rf"{live_server}/admin/paths/[0-9a-f-]{{36}}\?assigned=2", page.url)
-    assert await page.text_content(".notice") == "Saved. 2 riders were assigned this path."
+    assert re.fullmatch(rf"{live_server}/admin/paths/[0-9a-f-]{{36}}\?notice={UUID}", page.url)
+    said = "Path “Qatar night riders” saved; 2 riders assigned."
+    assert await page.text_content(".notice") == said
     assert await page.text_content("dd[data-riders]") == "2"
     await page.screenshot(path=SCREENSHOTS / "admin-path-saved-360.png", full_page=True)
     await _fits_the_phone(page)

@@ -2,7 +2,6 @@
 a course with a quiz, a path with it, assigned with the city filter, seen on the rider page), then
 the messages, jobs and admins pages."""
 
-import re
 from datetime import date
 from pathlib import Path
 
@@ -48,7 +47,7 @@ async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
         options=["Traffic already on it", "The fastest rider"],
     )
     await page.click("button[value=save] >> nth=0")
-    assert re.fullmatch(rf"{live_server}/admin/courses/[0-9a-f-]{{36}}\?saved=1", page.url)
+    assert await page.text_content(".notice") == "Course “Dubai road rules” created."
     assert await page.is_checked("#published")
 
     # A manual path with that course: nobody has it until the team assigns it.
@@ -58,8 +57,7 @@ async def test_first_admin_to_an_assignment_by_city_on_the_rider_page(
     await page.fill("#days_to_complete", "10")
     await page.select_option("#course-1", label="Dubai road rules")
     await page.click("text=Create path")
-    assert re.fullmatch(rf"{live_server}/admin/paths/[0-9a-f-]{{36}}\?assigned=0", page.url)
-    assert await page.text_content(".notice") == "Saved."
+    assert await page.text_content(".notice") == "Path “Dubai starters” saved; 0 riders assigned."
 
     # The market alone matches both riders; the city filter narrows it to R-1.
     await page.click("nav >> text=Assign")

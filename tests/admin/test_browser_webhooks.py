@@ -7,6 +7,7 @@ import standardwebhooks
 
 from app.web import create_app
 from app.webhooks import delivery
+from tests.admin.widths import fits_both_widths
 from tests.conftest import make_settings
 from tests.web import PHONE, sign_in_page
 from tests.webhooks.receiver import Receiver, until
@@ -43,14 +44,18 @@ async def test_an_admin_adds_an_endpoint_tests_it_and_deletes_it(
 
     await page.fill("#url", hook)
     await page.click("text=Add endpoint")
-    secret = await page.text_content("[data-webhook-secret]")
+    assert await page.text_content("h1") == "Signing secret of the new webhook endpoint"
+    secret = await page.input_value("[data-secret]")
     assert secret.startswith("whsec_")
-    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    await page.screenshot(path=screenshot_dir / "admin-webhook-added-360.png", full_page=True)
+    await fits_both_widths(page, screenshot_dir, "admin-webhook-secret")
+    await page.reload()
+    assert await page.locator("[data-secret]").count() == 0
+    assert "cannot be shown again" in await page.text_content(".alert")
+    await page.click("a.button:text('Back to the endpoint')")
 
     await page.click("text=Send test event")
     assert "A test event is on its way" in await page.text_content(".notice")
-    assert await page.locator("[data-webhook-secret]").count() == 0
+    assert await page.locator("[data-secret]").count() == 0
     await until(lambda: _received(receiver))
     headers, body = receiver.requests[0]
     event = standardwebhooks.Webhook(secret).verify(body, headers)
@@ -76,7 +81,8 @@ async def test_an_admin_adds_an_endpoint_tests_it_and_deletes_it(
     await page.click("text=Keep it")
     await page.click("text=Delete…")
     await page.click("button:text('Delete endpoint')")
-    assert page.url == f"{base}/admin/webhooks"
+    assert page.url.startswith(f"{base}/admin/webhooks?notice=")
+    assert "The endpoint is deleted" in await page.text_content(".notice")
     assert "No endpoint yet." in await page.text_content("main")
     assert await db.fetchval("SELECT count(*) FROM webhook_endpoints") == 0
 

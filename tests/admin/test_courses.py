@@ -1,5 +1,6 @@
 """Courses in the panel: list, editor, translations, export and import."""
 
+import html
 import json
 import re
 import uuid
@@ -7,6 +8,7 @@ import uuid
 from aiohttp import FormData
 
 from app.training import courses
+from tests.admin.notices import said_once
 
 DOCUMENT = {
     "title": "Road safety",
@@ -57,8 +59,11 @@ def translation_form(translation=TRANSLATION):
 async def _create(admin_client, **kwargs):
     response = await admin_client.submit("/admin/courses/new", course_form(**kwargs))
     assert response.status == 303, await response.text()
-    found = re.fullmatch(r"/admin/courses/([0-9a-f-]{36})\?saved=1", response.headers["Location"])
-    assert found, response.headers["Location"]
+    location = response.headers["Location"]
+    found = re.fullmatch(r"/admin/courses/([0-9a-f-]{36})\?notice=[0-9a-f-]{36}", location)
+    assert found, location
+    title = html.escape(kwargs.get("document", DOCUMENT)["title"])
+    assert await said_once(admin_client, response) == f"Course “{title}” created."
     return uuid.UUID(found.group(1))
 
 
@@ -72,8 +77,7 @@ async def test_creating_a_course_saves_its_document_unpublished(admin_client, db
     course = await _stored(db, course_id)
     assert course.document() == DOCUMENT
     assert course.published is False and course.has_quiz is True
-    page = await (await admin_client.get(f"/admin/courses/{course_id}?saved=1")).text()
-    assert "Saved." in page
+    page = await admin_client.text(f"/admin/courses/{course_id}")
     assert 'value="Road safety"' in page
     assert (
         'name="option_1_2" type="text" maxlength="500" placeholder="Option 3" value="Horn"' in page
@@ -93,7 +97,7 @@ async def test_editing_publishes_and_replaces_the_document(admin_client, db):
     response = await admin_client.submit(
         f"/admin/courses/{course_id}", course_form(changed, published=True)
     )
-    assert response.status == 303
+    assert await said_once(admin_client, response) == "Course “Road safety 2” saved."
     course = await _stored(db, course_id)
     assert course.document() == changed
     assert course.published is True and course.has_quiz is False
@@ -277,6 +281,8 @@ async def test_import_makes_a_new_unpublished_course_from_an_export(admin_client
     assert response.status == 303
     new_id = uuid.UUID(response.headers["Location"].split("?")[0].rsplit("/", 1)[1])
     assert new_id != course_id
+    said = await said_once(admin_client, response)
+    assert said == "Course “Road safety” imported, unpublished: check it, then publish it."
     course = await _stored(db, new_id)
     assert course.document() == DOCUMENT and course.published is False
 
@@ -320,7 +326,7 @@ async def test_translations_edit_review_and_states(admin_client, db):
         [],
         form_page=f"/admin/courses/{course_id}",
     )
-    assert response.status == 303
+    assert await said_once(admin_client, response) == "The Urdu translation is marked reviewed."
     assert (
         await db.fetchval("SELECT state FROM course_translations WHERE language = 'ur'")
         == "reviewed"
@@ -331,8 +337,8 @@ async def test_translations_edit_review_and_states(admin_client, db):
     response = await admin_client.submit(
         f"/admin/courses/{course_id}/translations/ar", translation_form()
     )
-    assert response.status == 303
-    assert response.headers["Location"] == f"/admin/courses/{course_id}?translated=ar"
+    said = await said_once(admin_client, response)
+    assert said == "The Arabic translation is saved, as reviewed."
     row = await db.fetchrow("SELECT state, document FROM course_translations WHERE language = 'ar'")
     assert row["state"] == "reviewed"
     assert row["document"]["title"] == TRANSLATION["title"]

@@ -537,3 +537,60 @@ async def test_known_vehicle_types_get_no_vehicle_notice(admin_client, db):
     page = await (await upload(admin_client, content)).text()
     assert sorted(await riders(db)) == ["R-1", "R-2"]
     assert 'id="unmatched-vehicles"' not in page
+
+
+async def test_the_upload_redirects_to_its_result_which_a_refresh_shows_without_importing(
+    admin_client, db
+):
+    content = b"riderId,name,market,vehicleType\nR-1,Ada,AE,Rocket\nR-2,Bo,XX,\nR-3,Chen,QA,car\n"
+    token = await admin_client.csrf("/admin/import")
+    form = FormData()
+    form.add_field("csrf_token", token)
+    form.add_field("file", io.BytesIO(content), filename="riders.csv", content_type="text/csv")
+    response = await admin_client.post("/admin/import", data=form, allow_redirects=False)
+    assert response.status == 303
+    location = response.headers["Location"]
+    import_id = await db.fetchval("SELECT import_id FROM rider_imports")
+    assert location == f"/admin/import/{import_id}"
+    first = await admin_client.text(location)
+    await db.execute("DELETE FROM riders")
+    events = await db.fetchval("SELECT count(*) FROM audit_events")
+    # A refresh: the same result, read from the database, and nothing imported again.
+    again = await admin_client.text(location)
+    assert again == first
+    assert counts(again) == {"inserted": 2, "updated": 0, "enrollmentsCreated": 0, "rejected": 1}
+    assert rejected_lines(again) == [
+        "line 3: market must be one of AE, KW, QA, BH, OM, JO, EG, IQ "
+        "(or the market name, e.g. Qatar)"
+    ]
+    assert "<bdi>rocket</bdi> (1 row)" in again
+    assert f'href="/admin/import/{import_id}/rejected.csv"' in again
+    assert await db.fetchval("SELECT count(*) FROM riders") == 0
+    assert await db.fetchval("SELECT count(*) FROM audit_events") == events
+    assert await db.fetchval("SELECT count(*) FROM rider_imports") == 1
+
+
+async def test_more_rejected_rows_than_shown_are_counted_and_in_the_download(admin_client, db):
+    rows = "".join(f"R-{n},Ada,XX\n" for n in range(rider_import.SHOWN_REJECTED + 3))
+    page = await (await upload(admin_client, f"riderId,name,market\n{rows}".encode())).text()
+    assert counts(page)["rejected"] == rider_import.SHOWN_REJECTED + 3
+    assert len(rejected_lines(page)) == rider_import.SHOWN_REJECTED
+    assert "and 3 more rejected rows in the download." in page
+
+
+async def test_another_admins_an_unknown_or_an_old_import_result_is_a_404_page(
+    admin_client, make_admin, make_client, db
+):
+    response = await upload(admin_client, b"riderId,name,market\nR-1,Ada,AE\n")
+    location = str(response.url.relative())
+    assert re.fullmatch(r"/admin/import/[0-9a-f-]{36}", location)
+    other = PageClient(await make_client())
+    assert (await sign_in(other, await make_admin(email="bo@example.com"))).status == 303
+    refused = await other.get(location)
+    assert refused.status == 404
+    page = await refused.text()
+    assert "Inserted" not in page and 'href="/admin/import">Back to the import' in page
+    for address in ("/admin/import/00000000-0000-4000-8000-000000000000", "/admin/import/x1"):
+        assert (await admin_client.get(address)).status == 404, address
+    await db.execute("UPDATE rider_imports SET created_at = now() - interval '25 hours'")
+    assert (await admin_client.get(location)).status == 404

@@ -3,6 +3,8 @@
 import re
 import uuid
 
+from tests.admin.notices import said_once
+
 COURSE_A = "00000000-0000-4000-8000-00000000000a"
 COURSE_B = "00000000-0000-4000-8000-00000000000b"
 
@@ -55,9 +57,12 @@ async def _create(admin_client, **changes):
     response = await admin_client.submit("/admin/paths/new", _form(**changes))
     assert response.status == 303, await response.text()
     location = response.headers["Location"]
-    found = re.fullmatch(r"/admin/paths/([0-9a-f-]{36})\?assigned=(\d+)", location)
-    assert found, location
-    return uuid.UUID(found.group(1)), int(found.group(2))
+    path_id = re.fullmatch(r"/admin/paths/([0-9a-f-]{36})\?notice=[0-9a-f-]{36}", location)
+    assert path_id, location
+    said = await said_once(admin_client, response)
+    assigned = re.fullmatch(r"Path “[^”]+” saved; (\d+) riders? assigned\.", said)
+    assert assigned, said
+    return uuid.UUID(path_id.group(1)), int(assigned.group(1))
 
 
 async def test_creating_an_active_all_matching_path_assigns_matching_riders(admin_client, db):
@@ -82,8 +87,7 @@ async def test_creating_an_active_all_matching_path_assigns_matching_riders(admi
         ("R2", "rule", False),
         ("R5", "rule", False),
     ]
-    page = await (await admin_client.get(f"/admin/paths/{path_id}?assigned=3")).text()
-    assert "3 riders were assigned this path." in page
+    page = await admin_client.text(f"/admin/paths/{path_id}")
     assert re.search(r"<dt>Riders assigned</dt><dd data-riders>3</dd>", page)
     assert 'value="Qatar basics"' in page
     listing = await (await admin_client.get("/admin/paths")).text()
@@ -139,8 +143,8 @@ async def test_editing_a_path_activates_it_and_assigns_the_new_matches(admin_cli
     response = await admin_client.submit(
         f"/admin/paths/{path_id}", _form(rule="onboarding", markets=[], courses=[COURSE_B])
     )
-    assert response.status == 303
-    assert response.headers["Location"] == f"/admin/paths/{path_id}?assigned=1"
+    said = await said_once(admin_client, response)
+    assert said == "Path “Qatar basics” saved; 1 rider assigned."
     assert await _assigned(db, path_id) == [("R5", "onboarding", False)]
     courses = await db.fetch("SELECT course_id FROM path_courses WHERE path_id = $1", path_id)
     assert [str(r["course_id"]) for r in courses] == [COURSE_B]
@@ -148,7 +152,8 @@ async def test_editing_a_path_activates_it_and_assigns_the_new_matches(admin_cli
     response = await admin_client.submit(
         f"/admin/paths/{path_id}", _form(rule="onboarding", markets=[], courses=[COURSE_B])
     )
-    assert response.headers["Location"] == f"/admin/paths/{path_id}?assigned=0"
+    said = await said_once(admin_client, response)
+    assert said == "Path “Qatar basics” saved; 0 riders assigned."
 
 
 async def test_the_form_lists_courses_flag_types_markets_and_vehicle_types(admin_client, db):

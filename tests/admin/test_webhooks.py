@@ -7,8 +7,10 @@ import re
 
 import pytest
 
+from app.admin.webhooks import ENABLED
 from app.web import create_app
 from app.webhooks import delivery
+from tests.admin.notices import said_once
 from tests.conftest import make_settings
 from tests.web import PageClient, sign_in
 from tests.webhooks.receiver import ANSWER, Receiver, until
@@ -20,8 +22,8 @@ EVENTS = [("events", "completion.created"), ("events", "flag.created")]
 
 
 def secret_of(page: str) -> str:
-    match = re.search(r"<code[^>]*data-webhook-secret[^>]*>([^<]+)</code>", page)
-    assert match, "no element with data-webhook-secret"
+    match = re.search(r'<input[^>]* value="([^"]+)"[^>]*data-secret>', page)
+    assert match, "no field with data-secret"
     return match.group(1)
 
 
@@ -29,8 +31,11 @@ async def test_add_shows_the_secret_once(admin_client, db):
     response = await admin_client.submit(
         "/admin/webhooks", [*FORM.items(), *EVENTS], form_page="/admin/webhooks"
     )
-    assert response.status == 200
-    page = await response.text()
+    assert response.status == 303
+    shown = response.headers["Location"]
+    assert re.fullmatch(r"/admin/shown-once/[0-9a-f-]{36}", shown)
+    page = await admin_client.text(shown)
+    assert "Signing secret of the new webhook endpoint" in page
     secret = secret_of(page)
     assert re.fullmatch(r"whsec_[A-Za-z0-9+/]{43}=", secret)
     row = await db.fetchrow("SELECT * FROM webhook_endpoints")
@@ -41,8 +46,11 @@ async def test_add_shows_the_secret_once(admin_client, db):
         secret,
         True,
     )
+    assert f'href="/admin/webhooks/{row["endpoint_id"]}"' in page
+    refreshed = await admin_client.text(shown)
+    assert secret not in refreshed and "cannot be shown again" in refreshed
     again = await (await admin_client.get(f"/admin/webhooks/{row['endpoint_id']}")).text()
-    assert secret not in again and "data-webhook-secret" not in again
+    assert secret not in again and "data-secret" not in again
     listing = await (await admin_client.get("/admin/webhooks")).text()
     assert FORM["url"] in listing and secret not in listing
 
@@ -151,7 +159,7 @@ async def test_the_setting_allows_private_addresses_over_http_too(panel, db, url
     response = await admin.submit(
         "/admin/webhooks", [("url", url), *EVENTS], form_page="/admin/webhooks"
     )
-    assert response.status == 200
+    assert response.status == 303
     assert await db.fetchval("SELECT url FROM webhook_endpoints") == url
 
 
@@ -213,16 +221,17 @@ async def test_disable_enable_and_test_event(admin_client, db):
     endpoint = await add_endpoint(db, events=["flag.created"])
     base = f"/admin/webhooks/{endpoint}"
     response = await admin_client.submit(f"{base}/disable", {}, form_page=base)
-    assert (response.status, response.headers["Location"]) == (303, f"{base}?done=disabled")
+    assert response.headers["Location"].startswith(f"{base}?notice=")
+    assert await said_once(admin_client, response) == ENABLED[False]
     assert not await db.fetchval("SELECT enabled FROM webhook_endpoints")
-    page = await (await admin_client.get(f"{base}?done=disabled")).text()
-    assert "The endpoint is disabled" in page
     await db.execute("UPDATE webhook_endpoints SET disabled_why = 'The receiver answered 410.'")
-    await admin_client.submit(f"{base}/enable", {}, form_page=base)
+    response = await admin_client.submit(f"{base}/enable", {}, form_page=base)
+    assert await said_once(admin_client, response) == ENABLED[True]
     assert await db.fetchrow("SELECT enabled, disabled_why FROM webhook_endpoints") == (True, None)
     other = await add_endpoint(db)
     response = await admin_client.submit(f"{base}/test", {}, form_page=base)
-    assert response.status == 303
+    said = await said_once(admin_client, response)
+    assert said == "A test event is on its way; it appears below."
     assert await db.fetch("SELECT endpoint_id, event_type FROM webhook_deliveries") == [
         (endpoint, "webhook.test")
     ]
@@ -242,7 +251,9 @@ async def test_delete_asks_on_a_page_of_its_own(admin_client, db):
     confirm = await (await admin_client.get(f"{base}/delete")).text()
     assert "Delete this endpoint?" in confirm and f'action="{base}/delete"' in confirm
     response = await admin_client.submit(f"{base}/delete", {}, form_page=f"{base}/delete")
-    assert (response.status, response.headers["Location"]) == (303, "/admin/webhooks")
+    assert response.headers["Location"].startswith("/admin/webhooks?notice=")
+    said = await said_once(admin_client, response)
+    assert said == "The endpoint is deleted with its deliveries: nothing is sent to it any more."
     assert await db.fetchval("SELECT count(*) FROM webhook_endpoints") == 1
     assert (
         await db.fetchval(
@@ -269,7 +280,8 @@ async def test_deliveries_are_listed_escaped_and_replayed(admin_client, db):
     assert f"msg_{delivery_id}" in page and "failed" in page
     replay = f"{base}/deliveries/{delivery_id}/replay"
     response = await admin_client.submit(replay, {}, form_page=base)
-    assert (response.status, response.headers["Location"]) == (303, f"{base}?done=replay")
+    said = await said_once(admin_client, response)
+    assert said == f"The delivery msg_{delivery_id} is sent again now."
     row = await db.fetchrow(
         "SELECT status, attempts, next_attempt_at <= now() AS due FROM webhook_deliveries"
     )

@@ -40,6 +40,10 @@ ARRANGE = [
        SELECT endpoint_id, 'flag.created', jsonb_build_object('age', age),
               now() - make_interval(days => age), 'succeeded'
        FROM webhook_endpoints, unnest(ARRAY[31, 29]) AS age""",
+    # One-time reveals: one expired a second ago (never taken), one taken and still live.
+    """INSERT INTO admin_reveals (session_hash, kind, subject, pad, expires_at)
+       VALUES ('\\x02', 'rider_pin', 'R-1', '\\x0102', now() - interval '1 second'),
+              ('\\x02', 'api_key', 'acme', NULL, now() + interval '1 minute')""",
     # Audit events: past the default 365 days of AUDIT_RETENTION_DAYS, and within them.
     """INSERT INTO audit_events (at, actor, action, target)
        SELECT now() - make_interval(days => age), 'cli', 'links.revoked', age::text
@@ -56,7 +60,7 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
     assert result == (
         "removed 1 expired sessions, 3 old failed sign-ins, 1 old assistant questions, "
         "1 old rider imports, 1 expired idempotency keys, 1 old webhook deliveries, "
-        "1 audit events older than 365 days"
+        "1 expired one-time reveals, 1 audit events older than 365 days"
     )
     (line,) = [e for e in logs if e["event"] == "housekeeping done"]
     assert (line["sessions"], line["sign_ins"], line["questions"], line["imports"]) == (1, 3, 1, 1)
@@ -66,6 +70,7 @@ async def test_removes_what_has_expired_and_keeps_what_is_in_use(db, job_context
     assert await db.fetchval("SELECT array_agg(cells) FROM rider_import_rejects") == ["y"]
     assert await db.fetchval("SELECT array_agg(key) FROM idempotency_keys") == ["new"]
     assert await db.fetchval("SELECT array_agg(data) FROM webhook_deliveries") == [{"age": 29}]
+    assert await db.fetchval("SELECT array_agg(subject) FROM admin_reveals") == ["acme"]
     assert await _audit_targets(db) == ["20", "364"]
     again = await housekeeping(job_context())
     assert again.startswith("removed 0 expired sessions, 0 old failed sign-ins, 0 old")
