@@ -3,7 +3,7 @@
 -- index of migration 0047 did, while an assign of 250,000 riders keeps up two indexes again,
 -- not three (each costs about a tenth of that statement). Nothing looks an
 -- assignment up by its number alone, and the number stays unique (an identity column).
--- depends: 0048.admin-messages
+-- depends: 0049.admin-reveals-and-import-results
 
 ALTER TABLE assignments
     DROP CONSTRAINT assignments_pkey,
