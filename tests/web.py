@@ -5,6 +5,7 @@ Imported by tests/conftest.py, so every test can ask for them by name.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import shutil
@@ -20,6 +21,8 @@ from app.core import database, passwords
 from tests.waiting import until
 
 CHROMIUM = "/usr/bin/chromium"
+# The longest a browser context may take to close after its test.
+CLOSE_SECONDS = 30
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -195,8 +198,10 @@ async def browser(chromium):
 
 async def _close_contexts(chromium) -> None:
     for context in list(chromium.contexts):
-        with contextlib.suppress(Exception):  # already closing, or its page crashed
-            await context.close()
+        # Already closing, or its page crashed; a close that hangs (seen once on a busy
+        # machine) gives up rather than holding the run.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(context.close(), CLOSE_SECONDS)
 
 
 @pytest.fixture
