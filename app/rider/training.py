@@ -25,7 +25,7 @@ from aiohttp import web
 
 from app.core import pages
 from app.core.keys import POOL, SETTINGS
-from app.rider import progress, store
+from app.rider import progress, quiz_form, store
 from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER, rider_key
 from app.rider.kept_courses import KEPT_COURSES
@@ -135,7 +135,13 @@ async def lesson_page(request: web.Request) -> web.Response:
 
 
 def _quiz_page(request, course, answers=None, status=200) -> web.Response:
-    context = {"course": course, "answers": answers, "attempt_id": uuid.uuid4()}
+    questions = quiz_form.questions(course, request[RIDER].language, answers)
+    context = {
+        "course": course,
+        "answers": answers,
+        "questions": questions,
+        "attempt_id": uuid.uuid4(),
+    }
     return render(request, "rider/quiz.html", context, status=status)
 
 
