@@ -25,11 +25,12 @@ from aiohttp import web
 
 from app.core import pages
 from app.core.keys import POOL, SETTINGS
-from app.rider import progress, quiz_form, store
+from app.rider import progress, store
 from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER, rider_key
 from app.rider.kept_courses import KEPT_COURSES
 from app.rider.layout import render
+from app.rider.quiz_form import RENDERED_QUIZZES
 from app.training import cursor, results
 from app.training.courses import Course, Version, read_course
 
@@ -135,7 +136,8 @@ async def lesson_page(request: web.Request) -> web.Response:
 
 
 def _quiz_page(request, course, answers=None, status=200) -> web.Response:
-    questions = quiz_form.questions(course, request[RIDER].language, answers)
+    rendered = request.app[RENDERED_QUIZZES]
+    questions = rendered.questions(course, request[RIDER].language, answers)
     context = {
         "course": course,
         "answers": answers,
