@@ -41,14 +41,24 @@ def _server_url() -> str:
 
 def fresh_database(name: str) -> str:
     """Drop and re-create database `name`, migrate it, and return its URL."""
+    url = _recreate(name, "")
+    migrations.apply(url)
+    return url
+
+
+def copy_database(source: str, name: str) -> str:
+    """Drop database `name`, re-create it as a copy of database `source` (which nobody may be
+    connected to), and return its URL."""
+    return _recreate(name, f" TEMPLATE {source} STRATEGY FILE_COPY")
+
+
+def _recreate(name: str, options: str) -> str:
     server = _server_url()
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
+        conn.execute(f"CREATE DATABASE {name}{options}")
     parts = urlsplit(server)
-    url = urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
-    migrations.apply(url)
-    return url
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
 
 
 def run_sql(url: str, *statements: str) -> None:

@@ -11,12 +11,14 @@ little more: a figure within its target means the server time is too.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
 import random
 import re
 import statistics
+import sys
 import time
 from urllib.parse import urlencode, urlsplit
 
@@ -25,7 +27,15 @@ import psycopg
 
 from app.core.config import Settings
 from app.training import pins
-from bench.harness import BENCH_KEYS, CpuMeter, Server, fresh_database, report, run_sql
+from bench.harness import (
+    BENCH_KEYS,
+    CpuMeter,
+    Server,
+    copy_database,
+    fresh_database,
+    report,
+    run_sql,
+)
 from bench.training import PROOF
 
 RIDERS = 300_000
@@ -351,8 +361,42 @@ async def burst(server: Server) -> bool:
 def main() -> bool:
     url = fresh_database("bench_rider")
     build(url)
+    # Kept for `--burst-only`: the data set as built, before any rider signs in.
+    copy_database("bench_rider", BUILT)
     _pin_check_cost()
     with Server(url, SESSION_SECRET=SECRET) as server:
         ok = asyncio.run(measure(server))
+    return _burst(url) and ok
+
+
+def _burst(url: str) -> bool:
     with Server(url, SESSION_SECRET=SECRET, WEB_CONCURRENCY="2") as server:
-        return asyncio.run(burst(server)) and ok
+        return asyncio.run(burst(server))
+
+
+# The built data set, copied before each `--burst-only` run.
+BUILT = "bench_rider_built"
+
+
+def burst_only(runs: int) -> bool:
+    """The burst alone, `runs` times, each on a fresh copy of the data set `main` built."""
+    ok = True
+    for _ in range(runs):
+        ok &= _burst(copy_database(BUILT, "bench_rider"))
+    return ok
+
+
+if __name__ == "__main__":
+    arguments = argparse.ArgumentParser(
+        prog="python -m bench.rider",
+        description="The rider benchmark (python -m bench rider), or its burst alone.",
+    )
+    arguments.add_argument(
+        "--burst-only",
+        action="store_true",
+        help="only the 200 riders at one instant, on a copy of the data set the last full "
+        "run built (run `python -m bench rider` once first)",
+    )
+    arguments.add_argument("--runs", type=int, default=1, help="times the burst runs (default 1)")
+    options = arguments.parse_args()
+    sys.exit(0 if (burst_only(options.runs) if options.burst_only else main()) else 1)

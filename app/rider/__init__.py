@@ -12,6 +12,7 @@ from app.rider import (
     kept_courses,
     offline,
     one_tap,
+    quiz_form,
     sign_in,
     training,
     verify,
@@ -27,5 +28,5 @@ PACKAGE = Package(
     prefixes=("/sign-in", "/sign-out", "/forgot-pin", "/t/", "/training", "/verify/", "/offline"),
     errors=HTML_ERRORS,
     middlewares=[guard],
-    contexts=[kept_courses.context],
+    contexts=[kept_courses.context, quiz_form.context],
 )

@@ -30,6 +30,7 @@ from app.rider.forms import QuizAnswers
 from app.rider.guard import RIDER, rider_key
 from app.rider.kept_courses import KEPT_COURSES
 from app.rider.layout import render
+from app.rider.quiz_form import RENDERED_QUIZZES
 from app.training import cursor, results
 from app.training.courses import Course, Version, read_course
 
@@ -135,7 +136,14 @@ async def lesson_page(request: web.Request) -> web.Response:
 
 
 def _quiz_page(request, course, answers=None, status=200) -> web.Response:
-    context = {"course": course, "answers": answers, "attempt_id": uuid.uuid4()}
+    rendered = request.app[RENDERED_QUIZZES]
+    questions = rendered.questions(course, request[RIDER].language, answers)
+    context = {
+        "course": course,
+        "answers": answers,
+        "questions": questions,
+        "attempt_id": uuid.uuid4(),
+    }
     return render(request, "rider/quiz.html", context, status=status)
 
 

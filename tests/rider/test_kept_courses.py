@@ -1,7 +1,8 @@
-"""A web process keeps the courses it reads (app/rider/kept_courses.py), and a page never
-shows a kept copy that is no longer current: a course or a translation written since (here
-straight into the database, as another instance, the API or an operator would) is read
-again, and answers are graded against the course as it is now."""
+"""A web process keeps the courses it reads (app/rider/kept_courses.py) and the quiz forms it
+rendered (app/rider/quiz_form.py), and a page never shows a kept copy that is no longer
+current: a course or a translation written since (here straight into the database, as another
+instance, the API or an operator would) is read again, and answers are graded against the
+course as it is now."""
 
 import uuid
 
@@ -52,13 +53,17 @@ async def test_a_translation_written_after_the_english_copy_was_kept_is_shown(cl
     await add_rider(client, language="ar")
     rider = await signed_in(client)
     course_id = await course_for(db)
-    page = f"/training/courses/{course_id}"
+    page, quiz = f"/training/courses/{course_id}", f"/training/courses/{course_id}/quiz"
     shown = await (await rider.get(page)).text()
     assert "Food safety" in shown and "سلامة الغذاء" not in shown
+    shown = await (await rider.get(quiz)).text()
+    assert "Where do you keep hot food?" in shown and "سؤال 0" not in shown
 
     await add_translation(db, course_id, "ar")
     shown = await (await rider.get(page)).text()
     assert "سلامة الغذاء" in shown and "هذه الترجمة آلية." in shown
+    shown = await (await rider.get(quiz)).text()
+    assert "سؤال 0" in shown and "Where do you keep hot food?" not in shown
 
     await db.execute("UPDATE course_translations SET state = 'reviewed'")
     shown = await (await rider.get(page)).text()
