@@ -264,6 +264,11 @@ async def service_worker_controls(page) -> None:
     """Wait until the rider app's service worker controls `page`. Polled from here, not with
     `page.wait_for_function`: its in-page polling evaluates a string, which the pages' CSP
     (no 'unsafe-eval') refuses whenever the first check is not already true."""
+    await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    if not await page.evaluate("navigator.serviceWorker.controller !== null"):
+        # The worker claimed its clients while this page's navigation was under way: the
+        # document that came of it is controlled only from its next load, as for a person.
+        await page.reload()
     await until(
         lambda: page.evaluate("navigator.serviceWorker.controller !== null"),
         "the service worker controls the page",
