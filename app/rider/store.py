@@ -24,10 +24,9 @@ SQL = sql.load(
     "my_training",
     "view_course",
     "peek_course",
-    "count_attempt",
+    "answer_quiz",
     "first_attempt",
     "pass_course",
-    "complete_rider_assignments",
     "proof",
     "verify_proof",
 )
@@ -110,37 +109,40 @@ def _check(current: Version | None) -> tuple:
     return current or (None, None, None)
 
 
-async def count_attempt(
+async def answer_quiz(
     conn: asyncpg.Connection,
     rider_id: str,
     course: Course,
     chosen: list[set[int]],
     grade,
     attempt_id: uuid.UUID | None,
-    current: Version | None = None,
+    current: Version | None,
+    api_key: str | None,
 ) -> asyncpg.Record:
     """Count the attempt with the view of the page it answers, keep the options chosen
-    question by question (the item analysis, docs/reports.md) and the quiz
-    form's attempt_id with its grade, in one statement (sql/rider/count_attempt.sql). Returns
-    `opened` (false: the rider may not open the course or, with `current`, the stored course
-    is no longer that version; nothing written), `repeat` (the attempt_id was recorded
-    before; nothing written) and the record, locked until the transaction ends."""
+    question by question (the item analysis, docs/reports.md) and the quiz form's attempt_id
+    with its grade, and pass the course when it passed, with its completion event when an
+    endpoint takes one (sealed with `api_key`, as `pass_course`).
+
+    One statement (sql/rider/functions/rider_answer_quiz.sql), atomic on its own; only a pass
+    with an event to write runs in a transaction of its own. Returns `opened` (false: the
+    rider may not open the course or, with `current`, the stored course is no longer that
+    version; nothing written), `repeat` (the attempt_id was recorded before; nothing
+    written) and the record's completedAt, proof code, best score and attempts."""
     wrong = set(grade.wrong)
     answers = [
         {"chosen": sorted(options), "correct": index not in wrong}
         for index, options in enumerate(chosen)
     ]
-    return await conn.fetchrow(
-        SQL.count_attempt,
-        rider_id,
-        course.course_id,
-        course.language,
-        grade.score,
-        grade.passed,
-        answers,
-        attempt_id,
-        *_check(current),
-    )
+    args = (rider_id, course.course_id, course.language, grade.score, grade.passed, answers)
+    args += (attempt_id, *_check(current))
+    result = await conn.fetchrow(SQL.answer_quiz, *args, False)
+    if not result["announce"]:
+        return result
+    async with conn.transaction():
+        result = await conn.fetchrow(SQL.answer_quiz, *args, True)
+        await _announce(conn, rider_id, result, api_key)
+    return result
 
 
 async def first_attempt(
@@ -159,18 +161,20 @@ async def pass_course(
     event (its cursor sealed with `api_key`, the feed's secret: `cursor.secret`) when an
     endpoint takes them. Returns the record's completedAt, proof code, score and attempts."""
     result = await conn.fetchrow(SQL.pass_course, rider_id, course_id)
-    await conn.execute(SQL.complete_rider_assignments, rider_id, course_id)
-    if result["first_pass"] and result["announced"]:
-        await _record_completion(conn, rider_id, result["completed_at"], api_key)
+    await _announce(conn, rider_id, result, api_key)
     return result
 
 
-async def _record_completion(
-    conn: asyncpg.Connection, rider_id: str, completed_at, api_key: str | None
+async def _announce(
+    conn: asyncpg.Connection, rider_id: str, passed: asyncpg.Record, api_key: str | None
 ) -> None:
-    """The completion as the feed prints it: the first record after (its time, its rider,
-    the nil course), which is it (a rider passes one course a transaction)."""
-    (row,) = await training.completions_page(conn, (completed_at, rider_id, cursor.NIL_COURSE), 1)
+    """A first pass's `completion.created` event, when an endpoint takes them: the completion
+    as the feed prints it, the first record after (its time, its rider, the nil course),
+    which is it (a rider passes one course a transaction)."""
+    if not (passed["first_pass"] and passed["announced"]):
+        return
+    after = (passed["completed_at"], rider_id, cursor.NIL_COURSE)
+    (row,) = await training.completions_page(conn, after, 1)
     await events.record(conn, "completion.created", [cursor.completion_event(row, api_key)])
 
 

@@ -5,15 +5,14 @@ Every course page first records the view (`store.view_course`; a quiz answer's c
 records it too): that is where the rider's access is checked (a course not on the path of one
 of their assignments, or unpublished, is a 404 page), where `startedAt` and the language are
 recorded at the first opening, and where `timeSpentSeconds` grows — unless the GET carries
-`X-Offline-Copy: 1` (the offline copy is being kept, no rider is reading). A pass runs in one
-transaction with the record locked by its count, so two tabs passing at once give one
-completion and one proof code. The course itself is the process's kept copy when the view
-finds it current (app/rider/kept_courses.py).
+`X-Offline-Copy: 1` (the offline copy is being kept, no rider is reading). A quiz answer is
+counted, and passed, by one statement that locks the record as it counts, so two tabs
+passing at once give one completion and one proof code. The course itself is the process's
+kept copy when the view finds it current (app/rider/kept_courses.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -199,22 +198,22 @@ async def _submit(
         return partial(_quiz_page, request, course, answers, status=400)
     grade = progress.grade(course.quiz, answers.chosen, course.pass_mark)
     rider_id = request[RIDER].rider_id
-    # An attempt that fails is one statement; a pass makes the record a completion under the
-    # lock the count took, in one transaction.
-    async with conn.transaction() if grade.passed else contextlib.nullcontext():
-        result = await store.count_attempt(
-            conn, rider_id, course, answers.chosen, grade, answers.attempt_id, current
-        )
-        if not result["opened"]:
-            return None
-        if result["repeat"]:
-            first = await store.first_attempt(conn, rider_id, course.course_id, answers.attempt_id)
-            grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
-            result = {**first, "score": first["best_score"]}
-        elif grade.passed:
-            result = await store.pass_course(
-                conn, rider_id, course.course_id, _integration_key(request)
-            )
+    result = await store.answer_quiz(
+        conn,
+        rider_id,
+        course,
+        answers.chosen,
+        grade,
+        answers.attempt_id,
+        current,
+        _integration_key(request),
+    )
+    if not result["opened"]:
+        return None
+    if result["repeat"]:
+        first = await store.first_attempt(conn, rider_id, course.course_id, answers.attempt_id)
+        grade = progress.Grade(first["score"], first["passed"], list(first["wrong"]))
+        result = {**first, "score": first["best_score"]}
     return partial(_result_page, request, course, grade, result)
 
 

@@ -53,11 +53,6 @@ def _plan(rows) -> str:
         (RIDER_SQL.view_course, ["R-1", uuid.uuid4(), "en", 0, None, None, None]),
         (RIDER_SQL.peek_course, ["R-1", uuid.uuid4(), "en", None, None, None]),
         (
-            RIDER_SQL.count_attempt,
-            ["R-1", uuid.uuid4(), "en", 80.0, True, "[]", None, None, None, None],
-        ),
-        (RIDER_SQL.complete_rider_assignments, ["R-1", uuid.uuid4()]),
-        (
             TRAINING_SQL.assign_path,
             [uuid.uuid4(), None, None, None, None, "api", None, False, None],
         ),
@@ -70,3 +65,35 @@ async def test_the_rules_are_inlined_into_the_statements_that_call_them(db, stat
     plan = _plan(await db.fetch("EXPLAIN (VERBOSE, COSTS OFF) " + statement, *args))
     assert "rider_open_course" not in plan
     assert "training_path_passers" not in plan
+
+
+async def test_a_quiz_answer_calls_no_rule_function_on_its_way(db):
+    # The quiz answer's count and pass are PL/pgSQL (one round trip); each statement in them
+    # is planned with rider_open_course and training_path_passers inlined, so the server's
+    # function statistics count the two PL/pgSQL functions and never the rules.
+    await add_rider(db, "R-1")
+    course = await course_for(db, "R-1")
+    answers = [{"chosen": [0], "correct": True}]
+    async with db.transaction():
+        await db.execute("SET LOCAL track_functions = 'all'")
+        row = await db.fetchrow(
+            RIDER_SQL.answer_quiz,
+            "R-1",
+            course,
+            "en",
+            100.0,
+            True,
+            answers,
+            None,
+            None,
+            None,
+            None,
+            False,
+        )
+        calls = dict(await db.fetch("SELECT funcname, calls FROM pg_stat_xact_user_functions"))
+    assert row["proof_code"] is not None  # passed: the pass and its assignments ran
+    assert await db.fetchval("SELECT count(*) FROM assignments WHERE completed_at IS NOT NULL")
+    assert calls.get("rider_answer_quiz") == 1
+    assert calls.get("rider_pass_course") == 1
+    assert "rider_open_course" not in calls
+    assert "training_path_passers" not in calls

@@ -1,6 +1,7 @@
 """Events are written with the change that made them (docs/webhooks.md), only for the endpoints
 subscribed to them, none for work rolled back or for load-data."""
 
+import asyncio
 import re
 import uuid
 
@@ -177,6 +178,21 @@ async def test_a_quiz_pass_writes_the_feed_record_with_its_cursor(client, db):
     await rider.submit(f"/training/courses/{course_id}/quiz", form(RIGHT))
     assert len(await events(db, endpoint)) == 2
 
+
+
+async def test_tabs_passing_at_once_under_an_endpoint_write_one_completion_event(client, db):
+    # With an endpoint taking completion.created, a pass runs in a transaction of its own
+    # with its event: four tabs at once still make one completion and one event.
+    await add_app_rider(client)
+    rider = await signed_in(client)
+    course_id = await course_for(db)
+    endpoint = await add_endpoint(db)
+    quiz = f"/training/courses/{course_id}/quiz"
+    await asyncio.gather(*(rider.submit(quiz, form(RIGHT)) for _ in range(4)))
+    kinds = [kind for kind, _ in await events(db, endpoint)]
+    assert kinds.count("completion.created") == 1
+    assert kinds.count("assignment.completed") == 1
+    assert await db.fetchval("SELECT attempts FROM course_results") == 4
 
 # Every way assignments are made or completed, each making one assignment of rider R-1 that
 # the rider already passed (so created completed at once), or completing one: the events are
