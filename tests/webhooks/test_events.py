@@ -179,7 +179,6 @@ async def test_a_quiz_pass_writes_the_feed_record_with_its_cursor(client, db):
     assert len(await events(db, endpoint)) == 2
 
 
-
 async def test_tabs_passing_at_once_under_an_endpoint_write_one_completion_event(client, db):
     # With an endpoint taking completion.created, a pass runs in a transaction of its own
     # with its event: four tabs at once still make one completion and one event.
@@ -193,6 +192,7 @@ async def test_tabs_passing_at_once_under_an_endpoint_write_one_completion_event
     assert kinds.count("completion.created") == 1
     assert kinds.count("assignment.completed") == 1
     assert await db.fetchval("SELECT attempts FROM course_results") == 4
+
 
 # Every way assignments are made or completed, each making one assignment of rider R-1 that
 # the rider already passed (so created completed at once), or completing one: the events are
