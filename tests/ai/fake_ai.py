@@ -83,6 +83,16 @@ def status(code: int, message: str = "overloaded") -> object:
     return answer
 
 
+def held(released: asyncio.Event) -> object:
+    """The course, answered once `released` is set: the test decides when the answer comes."""
+
+    async def answer(request, body):
+        await released.wait()
+        return await document(COURSE)(request, body)
+
+    return answer
+
+
 def slow(seconds: float, then=None) -> object:
     async def answer(request, body):
         await asyncio.sleep(seconds)

@@ -3,6 +3,7 @@ failed job with its reason on the page and exactly one `Course generation failed
 
 from __future__ import annotations
 
+import asyncio
 import io
 import zipfile
 
@@ -263,7 +264,8 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
     ai_admin, fake_ai, database_url, monkeypatch
 ):
     # The provider answers after the job was failed: nothing is stored, nothing more logged.
-    fake_ai.script.append(fake.slow(1.0))
+    released = asyncio.Event()
+    fake_ai.script.append(fake.held(released))
     locked = []  # what the job found when it came to store the late answer
     lock_running_job = runner.store.lock_running_job
 
@@ -275,11 +277,9 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
     response = await upload(ai_admin, "notes.txt", b"Drink water.")
     location = response.headers["Location"]
     async with database.connect(database_url) as conn:
-        # Claimed first: the job is under way at the provider when the sweep ends it.
-        await until(
-            lambda: conn.fetchval("SELECT bool_and(claimed_by IS NOT NULL) FROM ai_jobs"),
-            "the runner claimed the job",
-        )
+        # The job is under way at the provider when the sweep ends it (only a claim is not
+        # enough: the sweep drops the uploaded file, which the job may not have read yet).
+        await until(lambda: fake_ai.requests, "the job asked the provider")
         await conn.execute("UPDATE ai_jobs SET started_at = now() - interval '16 minutes'")
         pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
         try:
@@ -287,8 +287,10 @@ async def test_a_job_the_sweep_ended_keeps_its_state_when_the_answer_comes(
                 await runner.sweep(pool)
                 page = await wait_for_job(ai_admin, location)
                 # The provider's late answer arrives and the job comes to store it.
+                released.set()
                 await until(lambda: locked, "the late answer reached the job")
         finally:
+            released.set()
             await pool.close()
         assert locked == [False]
         assert await conn.fetchval("SELECT count(*) FROM courses") == 0
