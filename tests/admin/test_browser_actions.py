@@ -92,4 +92,3 @@ async def test_confirm_then_the_message_after_the_redirect(
     await no_axe_violation(page)
     await page.click("text=Back to the riders list")
     assert page.url == f"{live_server}/admin/riders"
-    await context.close()

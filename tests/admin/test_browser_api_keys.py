@@ -63,4 +63,3 @@ async def test_an_owner_creates_sees_once_and_revokes_a_key(
     await page.click("text=Revoke the key")
     assert "The key acme-lms is revoked" in await page.text_content(".notice")
     assert "revoked" in await page.locator("tbody tr", has_text="acme-lms").text_content()
-    await context.close()

@@ -62,64 +62,61 @@ async def test_every_admin_page_has_no_axe_violation_at_360_and_1280_px(
     at = await _add_rows(database_url, other.email)
     context = await browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
     page = await context.new_page()
-    try:
-        await page.goto(f"{live_server}/admin/sign-in")
+    await page.goto(f"{live_server}/admin/sign-in")
+    await _check_both_widths(page)
+    await page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
+    await sign_in_page(page, live_server, account.email, account.password)
+    addresses = [
+        "/admin",
+        "/admin/riders",
+        "/admin/riders?q=Sam",
+        "/admin/riders?q=ab",
+        "/admin/riders/R-1",
+        "/admin/riders/R-1/pin",
+        "/admin/import",
+        "/admin/paths",
+        "/admin/paths/new",
+        f"/admin/paths/{PATH_ID}",
+        "/admin/assign",
+        "/admin/courses",
+        "/admin/courses/new",
+        at["course"],
+        f"{at['course']}/translations/ar",
+        "/admin/courses/generate",
+        f"{at['course']}/translate",
+        "/admin/knowledge",
+        "/admin/messages",
+        "/admin/jobs",
+        at["job"],
+        "/admin/admins",
+        f"/admin/admins/disable?email={at['other_admin']}",
+        "/admin/webhooks",
+        at["endpoint"],
+        f"{at['endpoint']}/delete",
+        "/admin/audit",
+        "/admin/audit?from=2026-02-30",
+        "/admin/no-such-page",
+    ]
+    for address in addresses:
+        await page.goto(f"{live_server}{address}")
         await _check_both_widths(page)
-        await page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
-        await sign_in_page(page, live_server, account.email, account.password)
-        addresses = [
-            "/admin",
-            "/admin/riders",
-            "/admin/riders?q=Sam",
-            "/admin/riders?q=ab",
-            "/admin/riders/R-1",
-            "/admin/riders/R-1/pin",
-            "/admin/import",
-            "/admin/paths",
-            "/admin/paths/new",
-            f"/admin/paths/{PATH_ID}",
-            "/admin/assign",
-            "/admin/courses",
-            "/admin/courses/new",
-            at["course"],
-            f"{at['course']}/translations/ar",
-            "/admin/courses/generate",
-            f"{at['course']}/translate",
-            "/admin/knowledge",
-            "/admin/messages",
-            "/admin/jobs",
-            at["job"],
-            "/admin/admins",
-            f"/admin/admins/disable?email={at['other_admin']}",
-            "/admin/webhooks",
-            at["endpoint"],
-            f"{at['endpoint']}/delete",
-            "/admin/audit",
-            "/admin/audit?from=2026-02-30",
-            "/admin/no-such-page",
-        ]
-        for address in addresses:
-            await page.goto(f"{live_server}{address}")
-            await _check_both_widths(page)
-        # Pages that answer a form: the assign preview and an import's result.
-        await page.goto(f"{live_server}/admin/assign")
-        await page.select_option("#path_id", label="Road basics")
-        await page.check("input[name=markets][value=AE]")
-        await page.click("text=Preview count")
-        await _check_both_widths(page)
-        await page.goto(f"{live_server}/admin/import")
-        await page.set_input_files(
-            "#file",
-            files=[
-                {
-                    "name": "riders.csv",
-                    "mimeType": "text/csv",
-                    "buffer": b"riderId,name,market\r\nR-9,Nia,AE\r\nR-10,,AE\r\n",
-                }
-            ],
-        )
-        await page.click("main button[type=submit]")
-        assert "Rejected rows" in await page.text_content("main")
-        await _check_both_widths(page)
-    finally:
-        await context.close()
+    # Pages that answer a form: the assign preview and an import's result.
+    await page.goto(f"{live_server}/admin/assign")
+    await page.select_option("#path_id", label="Road basics")
+    await page.check("input[name=markets][value=AE]")
+    await page.click("text=Preview count")
+    await _check_both_widths(page)
+    await page.goto(f"{live_server}/admin/import")
+    await page.set_input_files(
+        "#file",
+        files=[
+            {
+                "name": "riders.csv",
+                "mimeType": "text/csv",
+                "buffer": b"riderId,name,market\r\nR-9,Nia,AE\r\nR-10,,AE\r\n",
+            }
+        ],
+    )
+    await page.click("main button[type=submit]")
+    assert "Rejected rows" in await page.text_content("main")
+    await _check_both_widths(page)

@@ -78,4 +78,3 @@ async def test_choose_a_city_tick_riders_assign_with_a_live_count_and_see_progre
     await _fits(page, width)
     await no_axe_violation(page)
     await page.screenshot(path=f"/tmp/riders-rider-{width}.png", full_page=True)
-    await context.close()

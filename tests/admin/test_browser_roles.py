@@ -95,4 +95,3 @@ async def test_an_owner_sets_an_admins_role_and_markets(live_server, db, make_ad
     await page.select_option("#role-role", "editor")
     await page.click("text=Set role and markets")
     assert "This is the last active owner" in await page.inner_text("main")
-    await context.close()

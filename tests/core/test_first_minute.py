@@ -150,5 +150,3 @@ async def test_the_quick_start_gives_a_working_panel_and_rider_app(browser):
         await rider_page.fill("#pin", pin)
         await rider_page.click("button[type=submit]")
         assert rider_page.url == f"{base}/training"
-        await rider_phone.close()
-        await context.close()

@@ -121,7 +121,6 @@ async def test_a_rider_signs_in_learns_fails_passes_and_the_proof_verifies(
     assert "Food safety" in details and "Layla H." in details and "Hassan" not in details
     await _fits_the_phone(stranger)
     await stranger.screenshot(path=screenshots / "rider-verify-360.png", full_page=True)
-    await context.close()
 
     completions = (await _api(live_server, "GET", "/api/v1/completions"))["data"]
     (record,) = completions

@@ -242,7 +242,6 @@ async def test_a_rider_learns_and_passes_offline_and_each_answer_counts_once(
         await page.click("text=" + ar["sign_out"])
         assert page.url == f"{base}/?lang=ar"  # the sign-in page in the rider's language
         await _eventually(lambda: _no_training_kept(page), "the copy removed at sign-out")
-        await context.close()
 
 
 async def _zero(db, query: str) -> bool:
@@ -322,7 +321,6 @@ async def test_in_flight_mode_every_lesson_opens_and_the_quiz_counts_once_on_lan
         completions = await (await api.get("/api/v1/completions")).json()
         (completion,) = completions["data"]
         assert completion["courseId"] == str(course) and completion["attempts"] == 1
-        await context.close()
 
 
 async def test_answers_sent_on_reconnecting_are_told_with_the_new_results_in_place(
@@ -383,4 +381,3 @@ async def test_answers_sent_on_reconnecting_are_told_with_the_new_results_in_pla
     assert await page.is_visible(f"h2:text-is('{ar['finished_training']}')")
     assert await page.is_visible(f"p.notice:text-is('{ar['no_open_training']}')")
     assert await page.is_hidden("#offline-line")
-    await context.close()

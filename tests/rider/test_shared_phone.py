@@ -470,7 +470,6 @@ async def test_two_riders_share_one_phone(live_server, db, browser):
     await page.wait_for_url(f"{base}/?lang=ar")
     assert await _no_rider_copy(page)
     assert await _kept_is(page, {})
-    await context.close()
 
 
 async def _only_a_waits(page) -> bool:
@@ -500,4 +499,3 @@ async def test_no_session_means_no_kept_page(live_server, db, browser):
     await context.set_offline(True)
     await page.goto(f"{live_server}/training")
     assert await page.text_content("h1") == TEXTS["offline_title"]["en"]
-    await context.close()
