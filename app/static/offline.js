@@ -98,8 +98,12 @@
     sent(event.data);
   });
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
-  // The first visit is made before the worker controls the page: it keeps the copy on request.
-  const first = rider && location.pathname === "/training" && !navigator.serviceWorker.controller;
+  // A visit the worker did not serve (the first, made before it controlled the page) has it keep
+  // the copy on request. Asked of the navigation, not of `controller`: a worker that claims the
+  // page while its navigation is under way controls the page without having seen the visit.
+  const [visit] = performance.getEntriesByType("navigation");
+  const unseen = !visit || !(visit.workerStart > 0);
+  const first = rider && location.pathname === "/training" && unseen;
   ask(first ? "keep" : "status").then(show);
   // Back online: the kept answers go, and a kept copy shown as offline is shown fresh.
   window.addEventListener("online", () =>
