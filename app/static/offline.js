@@ -102,9 +102,8 @@
   // the copy on request. Asked of the navigation, not of `controller`: a worker that claims the
   // page while its navigation is under way controls the page without having seen the visit.
   const [visit] = performance.getEntriesByType("navigation");
-  const unseen = !visit || !(visit.workerStart > 0);
-  const first = rider && location.pathname === "/training" && unseen;
-  ask(first ? "keep" : "status").then(show);
+  const unseen = rider && location.pathname === "/training" && !(visit?.workerStart > 0);
+  ask(unseen ? "keep" : "status").then(show);
   // Back online: the kept answers go, and a kept copy shown as offline is shown fresh.
   window.addEventListener("online", () =>
     ask("send").then((status) => {
