@@ -81,8 +81,8 @@ self.addEventListener("sync", (event) => {
   if (event.tag === "answers") event.waitUntil(sendWaiting());
 });
 
-// Messages from offline.js: "status", "send" (try now) and "keep" (the first visit, made
-// before this worker controlled the page). Each answers the status on the port it was given.
+// Messages from offline.js: "status", "send" (try now) and "keep" (a visit to /training this
+// worker did not serve). Each answers the status on the port it was given.
 // The worker tells every page the status whenever answers were kept or sent, and "sent" (with
 // the rider's key and how many) when kept answers reached the server.
 self.addEventListener("message", (event) => {
