@@ -15,7 +15,7 @@ import pytest
 from app.rider.guard import rider_key
 from app.rider.texts import LANGUAGES, TEXTS, translator
 from tests.conftest import TEST_KEYS
-from tests.rider.rows import API_KEY, add_course, add_path, assign
+from tests.rider.rows import API_KEY, add_course, add_path, assign, course_for
 from tests.rider.test_browser import SCREENSHOTS, _fits_the_phone
 from tests.served import serving
 from tests.web import PHONE, no_axe_violation, service_worker_controls
@@ -258,6 +258,47 @@ async def _text_is(page, selector: str, text: str) -> bool:
 
 async def _no_training_kept(page) -> bool:
     return await page.evaluate(KEEPS_TRAINING) == []
+
+
+class ClaimWhileLoading:
+    """The phone's network as a route of the browser context: the worker's install waits
+    until `/training`'s document has asked for its script, and that script waits until the
+    worker has claimed the page. So the worker controls a `/training` it did not serve: the
+    race a first sign-in can meet when the worker happens to activate mid-load."""
+
+    def __init__(self, page):
+        self.page = page
+        self.loading = asyncio.Event()
+
+    async def route(self, route):
+        request = route.request
+        if request.service_worker is not None:
+            await self.loading.wait()
+        elif request.url.endswith("/static/offline.js") and request.frame.url.endswith("/training"):
+            self.loading.set()
+            await _eventually(self._controlled, "the worker claims the loading page", 60)
+        await route.continue_()
+
+    async def _controlled(self) -> bool:
+        return await self.page.evaluate("navigator.serviceWorker.controller !== null")
+
+
+async def test_a_training_page_the_worker_claimed_while_loading_asks_for_the_copy(
+    live_server, db, browser
+):
+    rider = {"riderId": "R-7", "name": "Layla Hassan", "market": "AE", "pin": "2468"}
+    async with aiohttp.ClientSession(live_server, headers=API_KEY) as api:
+        assert (await api.post("/api/v1/riders", json={"riders": [rider]})).status == 200
+    await course_for(db, "R-7")
+    context = await browser.new_context(viewport=PHONE)
+    page = await context.new_page()
+    await context.route("**/*", ClaimWhileLoading(page).route)
+    await _sign_in(page, live_server, "R-7")
+    await page.wait_for_load_state()  # its script ran, once the worker had claimed it
+    # Controlled, yet its navigation never went through the worker.
+    assert await page.evaluate("navigator.serviceWorker.controller !== null")
+    assert await page.evaluate('performance.getEntriesByType("navigation")[0].workerStart') == 0
+    await _copy_kept(page, "R-7", 1 + 4)
 
 
 async def test_the_worker_and_the_offline_pages(client):
