@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import itertools
 
@@ -167,6 +169,36 @@ def create_worker_app(settings: Settings, database_url: str) -> web.Application:
 # a burst (bench/README.md, the burst at one instant). Most garbage is freed at once by
 # reference counting whatever this is; only cycles wait for a pass, a little longer.
 YOUNG_GENERATION = 20_000
+
+
+# PostgreSQL plans a prepared statement for its values on each of its first five executions
+# in a server process, and only then may keep a generic plan for good (its plan cache).
+RUNS_TO_SETTLE = 6
+
+
+def plan_ahead(app: web.Application) -> None:
+    """Before a web process serves, each of its warm connections (kept open for its life: the
+    pool's floor) runs the packages' busiest statements (`Package.plan_ahead`) RUNS_TO_SETTLE
+    times: the first burst after a start or a deploy (the riders of the 09:00 reminders) finds
+    them prepared, planned and their functions compiled in every server process, instead of
+    paying for that at once in all of them (bench/README.md, the burst at one instant).
+    Behind a transaction pooler no statement stays prepared (docs/scale.md): nothing to do."""
+    runs = [package.plan_ahead for package in PACKAGES if package.plan_ahead]
+
+    async def settle(conn) -> None:
+        for _ in range(RUNS_TO_SETTLE):
+            for run in runs:
+                await run(conn)
+
+    async def plan(app: web.Application) -> None:
+        if app[SETTINGS].database_pool_mode == "transaction":
+            return
+        async with contextlib.AsyncExitStack() as held:
+            pool = app[POOL]
+            warm = [await held.enter_async_context(pool.acquire()) for _ in range(database.TURNS)]
+            await asyncio.gather(*map(settle, warm))
+
+    app.on_startup.append(plan)
 
 
 def freeze_startup_objects(app: web.Application) -> None:

@@ -68,10 +68,11 @@ async def _stop_on_first_sigterm(_app: web.Application) -> None:
 
 def _serve_here(settings: Settings, url: str, sock: socket.socket, link: Link) -> None:
     from app.core import html
-    from app.web import create_app, freeze_startup_objects
+    from app.web import create_app, freeze_startup_objects, plan_ahead
 
     app = create_app(settings, url)
     html.compile_templates()
+    plan_ahead(app)
     freeze_startup_objects(app)
     app.on_startup.append(_stop_on_first_sigterm)
     app.cleanup_ctx.append(link.context)

@@ -38,3 +38,6 @@ class Package:
     middlewares: Sequence[Callable[..., Awaitable[web.StreamResponse]]] = ()
     # What it keeps for the life of a web process (aiohttp cleanup contexts).
     contexts: Sequence[Callable[[web.Application], AsyncIterator[None]]] = ()
+    # Runs, for nobody, the statements its busiest pages run on every request: before a web
+    # process serves, on each of its warm connections (app.web.plan_ahead). Writes nothing.
+    plan_ahead: Callable[[asyncpg.Connection], Awaitable[None]] | None = None

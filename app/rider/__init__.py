@@ -14,6 +14,7 @@ from app.rider import (
     one_tap,
     quiz_form,
     sign_in,
+    store,
     training,
     verify,
 )
@@ -29,4 +30,5 @@ PACKAGE = Package(
     errors=HTML_ERRORS,
     middlewares=[guard],
     contexts=[kept_courses.context, quiz_form.context],
+    plan_ahead=store.plan_ahead,
 )

@@ -11,7 +11,7 @@ from app.core import sessions, sql
 from app.core.database import Db
 from app.training import cursor
 from app.training import store as training
-from app.training.courses import Course, Version
+from app.training.courses import Course, Version, read_course
 from app.webhooks import events
 
 SQL = sql.load(
@@ -184,3 +184,22 @@ async def proof(db: Db, proof_code: str, rider_id: str, language: str) -> asyncp
 
 async def verify_proof(db: Db, proof_code: str) -> asyncpg.Record | None:
     return await db.fetchrow(SQL.verify_proof, proof_code)
+
+
+# Nobody: no rider has an empty ID, no course or attempt the nil UUID. A kept copy's
+# versions, as a page checks them (most pages show a kept copy).
+_NOBODY, _NIL, _KEPT = "", uuid.UUID(int=0), (1, "en", None)
+
+
+async def plan_ahead(conn: asyncpg.Connection) -> None:
+    """The statements of the signed-in pages a rider opens most (session, training, course
+    and lesson pages, quiz answers, passes), each once, for nobody: they plan, compile and
+    read, and write nothing (app.web.plan_ahead)."""
+    await signed_in(conn, b"")
+    await my_training(conn, _NOBODY, "en")
+    await read_course(conn, _NIL)
+    await conn.fetchrow(SQL.view_course, _NOBODY, _NIL, "en", 0, *_KEPT)
+    for passed in (False, True):
+        answer = (_NOBODY, _NIL, "en", 0.0, passed, [], _NIL)
+        await conn.fetchrow(SQL.answer_quiz, *answer, *_KEPT, False)
+    await conn.fetchrow(SQL.pass_course, _NOBODY, _NIL)
