@@ -39,16 +39,16 @@ class Text(fields.String):
 class Integer(fields.Integer):
     """marshmallow's Integer, reading a string only when it is ASCII digits."""
 
-    def _validated(self, value: Any) -> int:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, str) and integer_text(value) is None:
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Decimal(fields.Decimal):
     """marshmallow's Decimal, reading a string only when it is written in ASCII."""
 
-    def _validated(self, value: Any):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any):
         if isinstance(value, str) and not _DECIMAL.fullmatch(value):
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)

@@ -57,12 +57,12 @@ class _Integer(Integer):
         super().__init__(**kwargs)
         self.json_only = json_only
 
-    def _validated(self, value):
+    def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or (isinstance(value, str) and self.json_only):
             raise self.make_error("invalid")
         if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def integer(name: str, **kwargs: Any) -> fields.Integer:
