@@ -7,6 +7,7 @@ import contextlib
 import gc
 import itertools
 
+import structlog
 from aiohttp import web
 
 from app.ai import store as ai_store
@@ -28,6 +29,8 @@ from app.packages import PACKAGES
 from app.webhooks import delivery as webhook_delivery
 from jobs import JOBS, backup_metrics
 from jobs.job import OUTCOMES
+
+log = structlog.get_logger("app")
 
 API_DESCRIPTION = """\
 One service, three API families on one port:
@@ -176,13 +179,25 @@ YOUNG_GENERATION = 20_000
 RUNS_TO_SETTLE = 6
 
 
+@contextlib.asynccontextmanager
+async def warm_connections(app: web.Application):
+    """Every connection a process's requests use at once (database.TURNS), held together: before
+    the process serves nothing else holds one, so they are the pool's warm floor."""
+    async with contextlib.AsyncExitStack() as held:
+        pool = app[POOL]
+        yield [await held.enter_async_context(pool.acquire()) for _ in range(database.TURNS)]
+
+
 def plan_ahead(app: web.Application) -> None:
     """Before a web process serves, each of its warm connections (kept open for its life: the
     pool's floor) runs the packages' busiest statements (`Package.plan_ahead`) RUNS_TO_SETTLE
     times: the first burst after a start or a deploy (the riders of the 09:00 reminders) finds
     them prepared, planned and their functions compiled in every server process, instead of
     paying for that at once in all of them (bench/README.md, the burst at one instant).
-    Behind a transaction pooler no statement stays prepared (docs/scale.md): nothing to do."""
+    Behind a transaction pooler no statement stays prepared (docs/scale.md): nothing to do.
+    A database that drops away meanwhile only costs the head start (a warning; the requests
+    meet the outage as usual); a statement that fails stops the start, as a template that does
+    not compile does: its pages would fail too."""
     runs = [package.plan_ahead for package in PACKAGES if package.plan_ahead]
 
     async def settle(conn) -> None:
@@ -193,10 +208,11 @@ def plan_ahead(app: web.Application) -> None:
     async def plan(app: web.Application) -> None:
         if app[SETTINGS].database_pool_mode == "transaction":
             return
-        async with contextlib.AsyncExitStack() as held:
-            pool = app[POOL]
-            warm = [await held.enter_async_context(pool.acquire()) for _ in range(database.TURNS)]
-            await asyncio.gather(*map(settle, warm))
+        try:
+            async with warm_connections(app) as warm:
+                await asyncio.gather(*map(settle, warm))
+        except database.UNAVAILABLE as exc:
+            log.warning("statements not planned ahead", error_class=type(exc).__name__)
 
     app.on_startup.append(plan)
 
