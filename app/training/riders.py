@@ -64,7 +64,10 @@ _PHONE_NOISE = re.compile(r"[\s\-()\[\]]")
 _PHONE = re.compile(r"\+[0-9]{7,15}")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, 1 µs a rider
+# against 0.2 µs, a quarter of the checks of 5,000 rows. Nothing changes a Rider after it is
+# made (`with_pin_hash` makes a new one).
+@dataclass(slots=True)
 class Rider:
     """A valid row. Optional fields are None when omitted or empty: the stored value is kept."""
 
