@@ -4,7 +4,9 @@ from app.training.assignments import MAX_FILTER_VALUES, MAX_RIDER_IDS, MAX_VALUE
 
 RIDERS = """\
 Creates or updates riders, matched on the trimmed `riderId`, then runs the automatic rules
-('auto-assign to every matching rider' and 'riders in onboarding status').
+('auto-assign to every matching rider' and 'riders in onboarding status') for the riders it
+created and those whose market, vehicle type, nationality or status it changed: no other rider
+can newly match one, since every change of a path runs them for every rider.
 
 * Each row is checked in the order of the Rider fields (riderId, name, market, phone, city,
   vehicleType, nationality, language, status, pin); the first problem is the row's `error`.

@@ -41,22 +41,26 @@ class SavedRiders:
 
 
 async def save_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> SavedRiders:
-    """Upsert riders (IDs unique), then run the automatic rules for them; one transaction.
+    """Upsert riders (IDs unique), then run the automatic rules for those of them that can
+    newly match one; one transaction.
 
-    Checking only the saved riders is enough: a rider who was not saved cannot newly match a
-    rule unless a path changed, and every path change runs the rules for every rider (load-data
-    runs them all after a file, the panel's path form that path's).
+    Checking only the saved riders that are new or changed what a rule reads (market, vehicle
+    type, nationality, status) is enough: any other rider cannot newly match a rule unless a
+    path changed, and every path change runs the rules for every rider (load-data runs them
+    all after a file, the panel's path form that path's).
     """
     async with conn.transaction():
-        inserted, updated = await upsert_riders(conn, riders)
-        created = await run_rules(conn, [r.rider_id for r in riders])
+        inserted, updated, due = await upsert_riders(conn, riders)
+        created = await run_rules(conn, due) if due else 0
     return SavedRiders(inserted, updated, created)
 
 
-async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tuple[int, int]:
-    """Create or update riders (IDs unique); returns (inserted, updated). Riders set inactive
-    or sent a PIN lose their rider-app sessions in the same transaction (a PIN sent counts as a
-    change: its hash is salted anew either way)."""
+async def upsert_riders(
+    conn: asyncpg.Connection, riders: Sequence[Rider]
+) -> tuple[int, int, list[str]]:
+    """Create or update riders (IDs unique); returns (inserted, updated, the IDs of the riders
+    the rules must see). Riders set inactive or sent a PIN lose their rider-app sessions in the
+    same transaction (a PIN sent counts as a change: its hash is salted anew either way)."""
     # The riders go as one JSON array of their objects (orjson writes the dataclasses whole; the
     # PIN itself is None by now: only its hash is stored).
     saved = await conn.fetchrow(
@@ -68,7 +72,7 @@ async def upsert_riders(conn: asyncpg.Connection, riders: Sequence[Rider]) -> tu
     signed_out = [r.rider_id for r in riders if r.pin_hash or r.status == "inactive"]
     if signed_out:
         await sessions.revoke_riders(conn, signed_out)
-    return saved["inserted"], saved["updated"]
+    return saved["inserted"], saved["updated"], saved["rules_due"]
 
 
 async def run_rules(

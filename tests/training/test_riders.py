@@ -487,9 +487,12 @@ async def test_all_matching_rule_assigns_matching_riders_once(api, db):
     for row in rows:
         assert row["completed_at"] is None
         assert (row["deadline"] - row["assigned_at"]).days == 12
-    # Saving again assigns nothing more; finishing it and saving again neither (never had it).
+    # Saving again assigns nothing more; finishing it and saving again neither (never had it),
+    # though the rules run (the market changes, to one the path still matches).
     await db.execute("UPDATE assignments SET completed_at = now()")
-    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-match", **match)]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [rider("R-match", **{**match, "market": "AE"})]}
+    )
     assert body["enrollmentsCreated"] == 0
     assert len(await assignments(db)) == 2
 
@@ -533,10 +536,42 @@ async def test_rule_assignment_completes_at_once_when_courses_were_passed(api, d
         await add_result(db, "R-1", course, utc(2026, 1, 1), f"ABCDEF2{i + 2}")
     await add_result(db, "R-2", courses[0], utc(2026, 1, 1), "ABCDEF99")
     await add_path(db, "all_matching", courses)
-    status, body = await api.post("/api/v1/riders", {"riders": [rider("R-1"), rider("R-2")]})
+    status, body = await api.post(
+        "/api/v1/riders", {"riders": [rider("R-1", market="QA"), rider("R-2", market="QA")]}
+    )
     assert body["enrollmentsCreated"] == 2
     done = {r["rider_id"]: r["completed_at"] is not None for r in await assignments(db)}
     assert done == {"R-1": True, "R-2": False}
+
+
+async def test_rules_run_for_new_riders_and_riders_whose_rule_fields_change(api, db):
+    base = dict(market="AE", vehicleType="motorbike", nationality="Indian", status="active")
+    ids = ["R-same", "R-market", "R-vehicle", "R-nation", "R-status"]
+    await api.post("/api/v1/riders", {"riders": [rider(i, **base) for i in ids]})
+    # A path the service's own path changes did not announce (theirs run the rules for every
+    # rider): only a save that can change what a rule sees looks at it.
+    path = await add_path(db, "all_matching")
+    status, body = await api.post(
+        "/api/v1/riders",
+        {"riders": [rider("R-same", name="Renamed", phone="+971500000001", city="Dubai", **base)]},
+    )
+    assert status == 200 and body["enrollmentsCreated"] == 0
+    assert await assignments(db) == []
+    changed = {
+        "R-market": {"market": "QA"},
+        "R-vehicle": {"vehicleType": "car"},
+        "R-nation": {"nationality": "Egyptian"},
+        "R-status": {"status": "suspended"},
+        "R-new": {},
+    }
+    status, body = await api.post(
+        "/api/v1/riders",
+        {"riders": [rider(i, **{**base, **fields}) for i, fields in changed.items()]},
+    )
+    assert status == 200 and body["enrollmentsCreated"] == 5
+    assert {(r["rider_id"], r["path_id"]) for r in await assignments(db)} == {
+        (i, path) for i in changed
+    }
 
 
 async def test_overlapping_upserts_in_parallel_never_fail_or_lose_a_rider(client, db):
