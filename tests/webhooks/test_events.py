@@ -205,7 +205,8 @@ async def _by_api(api, db, course):
 
 async def _by_rules_on_upsert(api, db, course):
     path = await add_path(db, "all_matching", [course])
-    await api.post("/api/v1/riders", {"riders": [{"riderId": "R-1", "name": "N", "market": "AE"}]})
+    # A market the rider did not have: the rules run for riders whose rule fields change.
+    await api.post("/api/v1/riders", {"riders": [{"riderId": "R-1", "name": "N", "market": "QA"}]})
     return path, "rule"
 
 
