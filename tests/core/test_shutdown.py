@@ -148,14 +148,16 @@ def _serving_pids(log: str) -> set[int]:
 
 def _until_the_upsert_waits_for_a_lock(database_url: str, seconds: float = 20.0) -> None:
     """From a connection of its own: pg_stat_activity is a snapshot taken once per
-    transaction, and through PgBouncer other server connections may wait on locks too."""
+    transaction, and through PgBouncer other server connections may wait on locks too. The
+    statement is known by its first line: pg_stat_activity keeps a query's first kilobyte,
+    the SQL file's heading."""
     import psycopg
 
     deadline = time.monotonic() + seconds
     with psycopg.connect(database_url, autocommit=True) as probe:
         while not probe.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND datname = current_database() AND query LIKE '%INSERT INTO riders AS r%'"
+            " AND datname = current_database() AND query LIKE '-- Creates or updates riders,%'"
         ).fetchone()[0]:
             assert time.monotonic() < deadline, "the request never reached the row lock"
             time.sleep(0.05)
