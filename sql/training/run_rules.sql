@@ -12,7 +12,7 @@
 -- The riders given are read with "rider_id = ANY ($1)", one index scan of the key: joined to
 -- unnest($1), 5,000 IDs were planned as a hash join over every rider (0.7 s of a 5,000-rider
 -- POST /riders, not 0.05 s). So are their past assignments: joined, they were a hash of every
--- assignment (17 of 45 ms for 5,000 new riders beside 20,000, and growing with the table).
+-- assignment (17 of 45 ms for 5,000 new riders beside 195,000, growing with the table).
 -- Set-based for every rider: "never had it" is one hash anti-join with the rule paths'
 -- assignments (not an index probe a rider), and "passed the path" (the assignment is then
 -- completed at once) training_path_passers a rule path, one count over its results (a
