@@ -65,7 +65,7 @@ _PHONE = re.compile(r"\+[0-9]{7,15}")
 
 
 # Not frozen: a frozen dataclass sets each field through object.__setattr__, 1 µs a rider
-# against 0.2 µs, a quarter of the checks of 5,000 rows. Nothing changes a Rider after it is
+# against 0.2 µs, a third of the checks of 5,000 rows. Nothing changes a Rider after it is
 # made (`with_pin_hash` makes a new one).
 @dataclass(slots=True)
 class Rider:
