@@ -12,8 +12,10 @@
 -- the automatic rules must see: the new ones and those whose market, vehicle type,
 -- nationality or status changes. Only those can newly match a rule (every path change runs
 -- the rules for every rider itself); an update of names, phones and cities, the common case,
--- then skips the rules. `due` reads the riders as they were before this statement. Served by
--- the primary key of riders.
+-- then skips the rules. `due` reads the riders as they were before this statement and
+-- repeats the update's coalesce for the four fields: `RETURNING old.*`, which would say it
+-- once, is PostgreSQL 18's, and deployments run 15 (docs/backups.md). Served by the primary
+-- key of riders.
 WITH given AS (
     SELECT *
     FROM json_to_recordset($1::json)
