@@ -488,13 +488,16 @@ async def test_all_matching_rule_assigns_matching_riders_once(api, db):
         assert row["completed_at"] is None
         assert (row["deadline"] - row["assigned_at"]).days == 12
     # Saving again assigns nothing more; finishing it and saving again neither (never had it),
-    # though the rules run (the market changes, to one the path still matches).
+    # though the rules run (the market changes, to one the path still matches), beside a new
+    # rider who gets it.
     await db.execute("UPDATE assignments SET completed_at = now()")
     status, body = await api.post(
-        "/api/v1/riders", {"riders": [rider("R-match", **{**match, "market": "AE"})]}
+        "/api/v1/riders",
+        {"riders": [rider("R-match", **{**match, "market": "AE"}), rider("R-new", **match)]},
     )
-    assert body["enrollmentsCreated"] == 0
-    assert len(await assignments(db)) == 2
+    assert body["enrollmentsCreated"] == 1
+    rows = await assignments(db)
+    assert sorted(r["rider_id"] for r in rows) == ["R-match", "R-new", "R-onboarding"]
 
 
 async def test_empty_filters_match_any_rider(api, db):
