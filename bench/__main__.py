@@ -50,8 +50,9 @@ def parser() -> argparse.ArgumentParser:
         "real server on the embedded PostgreSQL under var/bench (BENCH_DATABASE_URL: another "
         "server). Each figure is printed with its target; the exit status is 1 when a target "
         "was missed. Figures and targets: bench/README.md.",
-        epilog=f"benchmarks:\n{listing}\n\nThe load-data comparison with the ORM peers takes a "
-        "file: python -m bench.data_load --help",
+        epilog=f"benchmarks:\n{listing}\n\nRun apart, with --help: python -m bench.data_load "
+        "(load-data of a file), bench.peer_load (load-data beside an ORM peer), "
+        "bench.upsert_indexes (what each index on riders costs the riders upsert)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
