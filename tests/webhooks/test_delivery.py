@@ -11,7 +11,7 @@ import pytest
 import standardwebhooks
 
 from app.web import create_app
-from app.webhooks import delivery
+from app.webhooks import delivery, store
 from tests.conftest import make_settings
 from tests.core.test_metrics import samples, value
 from tests.training.conftest import AUTH
@@ -323,3 +323,36 @@ async def test_without_the_setting_nothing_goes_to_a_private_address(deliverer, 
         assert (row["status"], row["last_status"], row["later"]) == ("pending", None, True)
         assert row["last_answer"].endswith(reasons[row["url"]])
     assert receiver.requests == []
+
+
+async def test_a_claim_planned_on_a_small_table_still_finds_its_rows_directly(db):
+    """A delivery loop keeps its statements' plans: one made while the table held a few rows
+    must not read every row (or every index entry) of the table once it holds many, as it did
+    after a dead endpoint's 750,000 events (13 ms a turn). The claim updates the rows it
+    locked by their address."""
+    await db.execute("ANALYZE webhook_deliveries")
+    live = await add_endpoint(db, "https://receiver.example/live")
+    dead = await add_endpoint(db, "https://receiver.example/dead", enabled=False)
+    # Due a minute ago: now() is the transaction's start, and a default now() stored to the
+    # millisecond may round up past it.
+    add = (
+        "INSERT INTO webhook_deliveries (endpoint_id, event_type, data, next_attempt_at)"
+        " SELECT $1, 'flag.created', '{}', now() - interval '1 minute' FROM generate_series(1, $2)"
+    )
+    async with db.transaction():
+        # One transaction: behind PgBouncer in transaction mode the prepared statement and the
+        # settings stay on one server connection.
+        await db.execute(store.SQL.lock_claims)
+        await db.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        await db.execute("PREPARE claim AS " + store.SQL.claim_deliveries)
+        try:
+            await db.fetch("EXPLAIN EXECUTE claim(10, 60)")  # planned now, on the empty table
+            await db.execute(add, dead, 3000)
+            await db.execute(add, live, 20)
+            plan = "\n".join(r[0] for r in await db.fetch("EXPLAIN EXECUTE claim(10, 60)"))
+            claimed = await db.fetch("EXECUTE claim(10, 60)")
+        finally:
+            await db.execute("DEALLOCATE claim")
+    assert "webhook_deliveries_pkey" not in plan, plan
+    assert "Tid Scan on webhook_deliveries d" in plan, plan
+    assert len(claimed) == 10 and {row["endpoint_id"] for row in claimed} == {live}
