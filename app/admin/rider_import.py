@@ -5,7 +5,8 @@ The upload is read as a stream into a temporary file (at most MAX_FILE_BYTES; mo
 page before anything is parsed or written) while its bytes are checked to be UTF-8. Then the
 file is parsed in a thread a batch of MAX_RIDERS records at a time, and each batch goes through
 the API's own row validation and set-based upsert (`app.training`), committed on its own, while
-the next batch is parsed. The automatic rules run once, for every rider saved, at the end.
+the next batch is parsed; the automatic rules run in each batch's transaction, for its new
+riders and those whose market, vehicle type, nationality or status it changes, as in the API.
 
 Each batch's transaction also keeps the import's counts so far in its `rider_imports` row, so
 the POST answers 303 to the import's result page (`/admin/import/{import_id}`), which reads
