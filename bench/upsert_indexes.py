@@ -6,7 +6,8 @@ key, and without all of them.
 
 A diagnosis behind a target, not a target (bench/README.md, "Against the ORM peers"): the
 request's largest part is this statement, and most of what the statement costs beyond the
-peer's is the upkeep of the riders list's search indexes. Each run is one transaction of the
+peer's is the upkeep of riders' indexes (the riders list's searches, the sign-in's case-blind
+rider ID). Each run is one transaction of the
 service's own `upsert_riders` on the service's pool, rolled back: an index is dropped inside
 it, so nothing changes for good, and a VACUUM of riders before each run clears the rows the
 last one left. The variants take turns within a round, each first in turn, so that the drift
@@ -49,23 +50,24 @@ FROM generate_series(1, {riders}) AS i
 
 def _batch(kind: str, riders: int, round_: int) -> list[Rider]:
     """5,000 riders the table lacks (new), or 5,000 of its riders with another name, phone and
-    city, their other fields omitted (updated: the IDs spread over the table, as a sync of
-    some riders touches them)."""
+    city, their market kept and their other fields omitted (updated: the IDs spread over the
+    table, as a sync of some riders touches them)."""
     step = riders // BATCH
+    number = [i if kind == "new" else 1 + i * step for i in range(BATCH)]
     return [
         Rider(
-            rider_id=f"N{round_:03d}-{i:05d}" if kind == "new" else f"R{1 + i * step:07d}",
-            name=f"Rider {i} round {round_}",
-            market=MARKETS[i % 8],
-            phone=f"+9665{(i * 104729 + round_) % 100_000_000:08d}",
-            city=f"{CITIES[i % 8]} {round_ % 40}",
-            vehicle_type=VEHICLE_TYPES[i % 5] if kind == "new" else None,
+            rider_id=f"N{round_:03d}-{n:05d}" if kind == "new" else f"R{n:07d}",
+            name=f"Rider {n} round {round_}",
+            market=MARKETS[n % 8],  # the data set's market of rider n
+            phone=f"+9665{(n * 104729 + round_) % 100_000_000:08d}",
+            city=f"{CITIES[n % 8]} {round_ % 40}",
+            vehicle_type=VEHICLE_TYPES[n % 5] if kind == "new" else None,
             nationality="Indian" if kind == "new" else None,
             language=None,
             status=None,
             pin=None,
         )
-        for i in range(BATCH)
+        for n in number
     ]
 
 
