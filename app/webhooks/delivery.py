@@ -1,13 +1,13 @@
-"""Delivering webhook events (docs/webhooks.md): a loop in every `serve` process.
+"""Delivering webhook events (docs/webhooks.md): a loop in each worker process (the one `serve`
+starts beside its web processes, or `python -m app worker`).
 
 Each turn the loop records the attempts that finished and claims what is due, in one
-transaction (any process
-may: `FOR UPDATE SKIP LOCKED`, at most MAX_IN_FLIGHT requests in flight per endpoint across
-processes, each claim leased for LEASE_SECONDS) and sends it: a signed POST, only to the
-addresses the rules allow (app/webhooks/client.py), no redirect followed, TIMEOUT_SECONDS to
-answer. At least once: a process that dies mid-send leaves its claims to another after the
-lease, and the receiver may see an event twice (the `webhook-id` is the same on every attempt:
-receivers deduplicate on it).
+transaction (any number of workers may: `FOR UPDATE SKIP LOCKED`, at most MAX_IN_FLIGHT
+requests in flight per endpoint across them, each claim leased for LEASE_SECONDS) and sends
+it: a signed POST, only to the addresses the rules allow (app/webhooks/client.py), no
+redirect followed, TIMEOUT_SECONDS to answer. At least once: a process that dies mid-send
+leaves its claims to another after the lease, and the receiver may see an event twice (the
+`webhook-id` is the same on every attempt: receivers deduplicate on it).
 
 An attempt records the answer's status, never its body, or why there was none in words that
 do not tell an open port from a closed one (docs/webhooks.md#addresses): the delivery log is
