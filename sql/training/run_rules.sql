@@ -17,8 +17,8 @@
 -- "rider_id = ANY ($1)" the planner weighed each of 5,000 IDs against the column's most
 -- common values (planning 3 -> 12 ms). OFFSET 0 keeps the lateral subquery a per-rider look-up
 -- (pulled up, it is the join again).
--- Set-based for every rider: "never had it" is one hash anti-join with the rule paths'
--- assignments (not an index probe a rider), and "passed the path" (the assignment is then
+-- Set-based for every rider: "never had it" is one hash anti-join of the matches with those
+-- past assignments (not an index probe a match), and "passed the path" (the assignment is then
 -- completed at once) training_path_passers a rule path, one count over its results (a
 -- function call a row took 6.6 s of an admin's save of a path matching 250,000 riders),
 -- only for the paths some rider gets now (none for riders who had them all: an update).
