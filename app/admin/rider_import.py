@@ -7,6 +7,7 @@ file is parsed in a thread a batch of MAX_RIDERS records at a time, and each bat
 the API's own row validation and set-based upsert (`app.training`), committed on its own, while
 the next batch is parsed; the automatic rules run in each batch's transaction, for its new
 riders and those whose market, vehicle type, nationality or status it changes, as in the API.
+Two batches are in flight, committed in file order (`_Saves`).
 
 Each batch's transaction also keeps the import's counts so far in its `rider_imports` row, so
 the POST answers 303 to the import's result page (`/admin/import/{import_id}`), which reads
@@ -190,40 +191,26 @@ async def import_riders(
 async def _import(
     pool: asyncpg.Pool, pepper: bytes | None, importer: Importer, rider_file: RiderFile
 ) -> ImportResult:
-    admin_id = importer.admin_id
     header = await asyncio.to_thread(rider_file.header)
     batch = await asyncio.to_thread(rider_file.batch, BATCH_ROWS)
     if batch is None:
         raise FileRefused(NO_ROWS)
     result = ImportResult(uuid.uuid4())
-    saved_up_to = 1
-    async with pool.acquire() as conn:
-        await conn.execute(SQL.start_import, result.import_id, admin_id, csv_text(header.cells))
-        try:
-            while batch is not None:
-                upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
-                try:
-                    batch, result = await _save(
-                        conn, result, batch, pepper, importer, saved_up_to + 1
-                    )
-                except BaseException:
-                    # The thread still reads the file: let it finish before the file closes.
-                    await asyncio.wait([upcoming])
-                    raise
-                saved_up_to = batch.last_line
-                batch = await upcoming
-        except DATABASE_FAILURES as exc:
-            log.error(
-                "rider import failed",
-                error_class=type(exc).__name__,
-                saved_up_to=saved_up_to,
-                import_id=str(result.import_id),
-            )
-            failure = DATABASE_FAILED.format(
-                first=saved_up_to + 1, last=batch.last_line, saved=saved_up_to
-            )
-            result = dataclasses.replace(result, failure=failure)
-    if result.failure is not None:  # on another connection: this one may be gone
+    columns = csv_text(header.cells)
+    await pool.execute(SQL.start_import, result.import_id, importer.admin_id, columns)
+    saves = _Saves(pool, pepper, importer, result)
+    try:
+        while batch is not None and not saves.failed():
+            upcoming = asyncio.ensure_future(asyncio.to_thread(rider_file.batch, BATCH_ROWS))
+            try:
+                await saves.start(batch)
+            finally:  # the thread still reads the file: let it finish before the file closes
+                await asyncio.wait([upcoming])
+            batch = upcoming.result()
+        result = await saves.finished()
+    finally:
+        await saves.cancel()
+    if result.failure is not None:  # on another connection: the batch's may be gone
         await pool.execute(SQL.fail_import, result.import_id, result.failure)
     log.info(
         "rider import",
@@ -235,6 +222,120 @@ async def _import(
         failed=result.failure is not None,
     )
     return result
+
+
+@dataclass
+class _Save:
+    first_line: int
+    last_line: int
+    task: asyncio.Task[ImportResult]
+
+
+class _Saves:
+    """The import's batches, two at a time: each is saved in a transaction of its own, the
+    next one starts once this one holds its riders' row locks (so its automatic rules run
+    beside the next batch's upsert, on the database's other core), and each commits only
+    after the one before it. A rider in both waits for the first batch's commit, so the last
+    row still wins, and the file is saved up to a line: a batch that fails takes the one
+    after it down with it, and the lines before it stay saved."""
+
+    def __init__(self, pool, pepper, importer, result: ImportResult) -> None:
+        self._pool, self._pepper, self._importer = pool, pepper, importer
+        self._started = result
+        self._saves: list[_Save] = []
+
+    async def start(self, batch: Batch) -> None:
+        """Start saving `batch`; returns once it holds its riders' locks or has ended."""
+        first_line = self._saves[-1].last_line + 1 if self._saves else 2
+        before = self._saves[-1].task if self._saves else _done(self._started)
+        locked = asyncio.get_running_loop().create_future()
+        save = self._save(batch, first_line, before, locked)
+        self._saves.append(_Save(first_line, batch.last_line, asyncio.create_task(save)))
+        await asyncio.wait([locked, self._saves[-1].task], return_when=asyncio.FIRST_COMPLETED)
+
+    def failed(self) -> bool:
+        return any(save.task.done() and save.task.exception() for save in self._saves)
+
+    async def finished(self) -> ImportResult:
+        """The import's result once every batch has ended: with the first failed batch's
+        lines when the database failed; another error is raised."""
+        await asyncio.wait([save.task for save in self._saves])
+        result = self._started
+        for save in self._saves:
+            if (exc := save.task.exception()) is None:
+                result = save.task.result()
+                continue
+            if not isinstance(exc, DATABASE_FAILURES):
+                raise exc
+            log.error(
+                "rider import failed",
+                error_class=type(exc).__name__,
+                saved_up_to=save.first_line - 1,
+                import_id=str(result.import_id),
+            )
+            failure = DATABASE_FAILED.format(
+                first=save.first_line, last=save.last_line, saved=save.first_line - 1
+            )
+            return dataclasses.replace(result, failure=failure)
+        return result
+
+    async def cancel(self) -> None:
+        """End the batches still saving (the request was cancelled): they roll back."""
+        running = [save.task for save in self._saves if not save.task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running)
+
+    async def _save(
+        self,
+        batch: Batch,
+        first_line: int,
+        before: asyncio.Future[ImportResult],
+        locked: asyncio.Future[None],
+    ) -> ImportResult:
+        """One batch in one transaction: its riders through the API's upsert and automatic
+        rules, its rejected rows kept for the download, then, after the batch before it has
+        committed, its audit events and the import's counts. Returns the result with it."""
+        importer, saved = self._importer, SavedRiders(0, 0, 0)
+        async with self._pool.acquire() as conn, conn.transaction():
+            try:
+                batch = await _within_markets(conn, batch, importer.markets)
+                riders = with_pin_hashes(batch.riders, self._pepper)
+                inserted, updated, due = (
+                    await training_store.upsert_riders(conn, riders) if riders else (0, 0, [])
+                )
+            finally:
+                locked.set_result(None)
+            created = await training_store.run_rules(conn, due) if due else 0
+            saved = SavedRiders(inserted, updated, created)
+            if batch.rejected:
+                await _add_import_rejects(
+                    conn,
+                    self._started.import_id,
+                    [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
+                )
+            result = (await before).added(batch, saved)
+            import_id, lines = str(result.import_id), f"{first_line}-{batch.last_line}"
+            summary = (
+                f"lines {lines}: {saved.inserted} inserted, {saved.updated} updated, "
+                f"{len(batch.rejected)} rejected"
+            )
+            await audit.record(conn, importer.who, "riders.imported", import_id, summary)
+            if saved.enrollments_created:
+                summary = (
+                    f"{saved.enrollments_created} created by the automatic rules for the riders "
+                    f"of lines {lines}"
+                )
+                await audit.record(conn, importer.who, "assignments.created", import_id, summary)
+            await _count(conn, result)
+        return result
+
+
+def _done(result: ImportResult) -> asyncio.Future[ImportResult]:
+    done = asyncio.get_running_loop().create_future()
+    done.set_result(result)
+    return done
 
 
 def _other_market(rider: Rider, markets: tuple[str, ...], elsewhere: set[str]) -> str | None:
@@ -264,46 +365,6 @@ async def _within_markets(conn: asyncpg.Connection, batch: Batch, markets) -> Ba
         return batch
     rejected = sorted(batch.rejected + refused, key=lambda row: row.line)
     return Batch(riders, rejected, batch.last_line, batch.origin)
-
-
-async def _save(
-    conn: asyncpg.Connection,
-    result: ImportResult,
-    batch: Batch,
-    pepper: bytes | None,
-    importer: Importer,
-    first_line: int,
-) -> tuple[Batch, ImportResult]:
-    """One batch in one transaction: its riders through the API's upsert and automatic rules,
-    its rejected rows kept for the download, its audit events, the import's counts. Returns
-    the batch as saved (with the riders of other markets rejected) and the result with it."""
-    import_id = result.import_id
-    saved = SavedRiders(0, 0, 0)
-    who = importer.who
-    async with conn.transaction():
-        batch = await _within_markets(conn, batch, importer.markets)
-        if batch.riders:
-            saved = await training_store.save_riders(conn, with_pin_hashes(batch.riders, pepper))
-        if batch.rejected:
-            await _add_import_rejects(
-                conn,
-                import_id,
-                [(row.line, csv_text(row.cells), row.error) for row in batch.rejected],
-            )
-        summary = (
-            f"lines {first_line}-{batch.last_line}: {saved.inserted} inserted, "
-            f"{saved.updated} updated, {len(batch.rejected)} rejected"
-        )
-        await audit.record(conn, who, "riders.imported", str(import_id), summary)
-        if saved.enrollments_created:
-            summary = (
-                f"{saved.enrollments_created} created by the automatic rules for the riders "
-                f"of lines {first_line}-{batch.last_line}"
-            )
-            await audit.record(conn, who, "assignments.created", str(import_id), summary)
-        result = result.added(batch, saved)
-        await _count(conn, result)
-    return batch, result
 
 
 def _form(request: web.Request, status: int = 200, problem: str | None = None) -> web.Response:

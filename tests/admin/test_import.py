@@ -441,6 +441,64 @@ async def test_a_database_failure_midway_keeps_the_saved_batches_and_says_how_fa
     assert list(await riders(db)) == ["R-1", "R-3", "R-5", "R-boom"]
 
 
+async def test_a_batch_failing_after_its_riders_are_saved_takes_the_next_one_down_too(
+    admin_client, db, monkeypatch
+):
+    # The next batch starts while this one's rules still run: the rules of line 4's rider
+    # wait, then fail, and line 6's batch must not commit without the one before it.
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
+    await db.execute(
+        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
+        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{AE}}')"
+    )
+    await db.execute(
+        "CREATE FUNCTION fail_on_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
+        " BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep(0.5);"
+        " RAISE EXCEPTION 'no space left' USING ERRCODE = 'disk_full'; END IF;"
+        " RETURN NEW; END $$;"
+        " CREATE TRIGGER fail_on_r3 BEFORE INSERT ON assignments"
+        " FOR EACH ROW EXECUTE FUNCTION fail_on_r3()"
+    )
+    content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
+    page = await (await upload(admin_client, content)).text()
+    assert problem(page) == rider_import.DATABASE_FAILED.format(first=4, last=5, saved=3)
+    assert counts(page) == {"inserted": 2, "updated": 0, "enrollmentsCreated": 2, "rejected": 0}
+    assert list(await riders(db)) == ["R-1", "R-2"]
+    assert await db.fetchval("SELECT count(*) FROM assignments") == 2
+
+
+async def test_a_rider_in_two_batches_keeps_the_later_row_and_its_rules(
+    admin_client, db, monkeypatch
+):
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
+    await db.execute(
+        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
+        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{QA}}')"
+    )
+    content = (
+        b"riderId,name,market\nR-1,Ada,KW\nR-2,Bo,KW\nR-1,Ada Q,QA\nR-3,Chen,KW\n"
+        b"R-1,Ada Q,QA\nR-2,Bo Q,QA\n"
+    )
+    page = await (await upload(admin_client, content)).text()
+    assert counts(page) == {"inserted": 3, "updated": 3, "enrollmentsCreated": 2, "rejected": 0}
+    saved = await riders(db)
+    assert [(rider, row["name"], row["market"]) for rider, row in saved.items()] == [
+        ("R-1", "Ada Q", "QA"),
+        ("R-2", "Bo Q", "QA"),
+        ("R-3", "Chen", "KW"),
+    ]
+    assigned = await db.fetch("SELECT rider_id FROM assignments ORDER BY rider_id")
+    assert [row["rider_id"] for row in assigned] == ["R-1", "R-2"]
+    events = await db.fetch(
+        "SELECT summary FROM audit_events WHERE action = 'riders.imported' ORDER BY event_id"
+    )
+    assert [row["summary"] for row in events] == [
+        "lines 2-3: 2 inserted, 0 updated, 0 rejected",
+        "lines 4-5: 1 inserted, 1 updated, 0 rejected",
+        "lines 6-7: 0 inserted, 2 updated, 0 rejected",
+    ]
+
+
 async def test_a_nul_character_is_that_rows_error_and_shows_in_the_download(admin_client, db):
     content = b"riderId,name,market,notes\nR-1,Ada\x00,AE,x\nR-2,Bo,AE,y\x00\n"
     page = await (await upload(admin_client, content)).text()
