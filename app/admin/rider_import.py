@@ -297,7 +297,7 @@ class _Saves:
         """One batch in one transaction: its riders through the API's upsert and automatic
         rules, its rejected rows kept for the download, then, after the batch before it has
         committed, its audit events and the import's counts. Returns the result with it."""
-        importer, saved = self._importer, SavedRiders(0, 0, 0)
+        importer = self._importer
         async with self._pool.acquire() as conn, conn.transaction():
             try:
                 batch = await _within_markets(conn, batch, importer.markets)
