@@ -15,7 +15,9 @@ can newly match one, since every change of a path runs them for every rider.
   cleared. `null` is a type error (`Invalid input: expected string, received null`).
 * `phone`: spaces, dashes and brackets are removed; the rest must be `+` and 7 to 15 digits.
 * If a `riderId` appears more than once, the last valid row wins; rejected rows are reported
-  and change nothing. `inserted` and `updated` count distinct riders.
+  and change nothing. `inserted` and `updated` count distinct riders; `updated` counts every
+  existing rider the call names, one sent with the values already stored too (it is not
+  written again: a re-sent unchanged rider costs little).
 * Unknown fields are ignored. The PIN is stored hashed and never returned.
 * A rider set `inactive`, or sent a PIN, is signed out of the rider app at once. Any PIN sent
   counts, the same one too: an integration that re-sends unchanged PINs signs those riders out.

@@ -1,7 +1,8 @@
 -- Creates or updates the staged riders, the last record of a riderId winning, in rider_id
 -- order. A field not sent keeps the stored value (a new rider's language 'en', status
 -- 'active'): the stored row is read beside the staged one, so the insert carries the final
--- values. Returns nothing. Served by the primary key of riders.
+-- values, and a rider whose values are those stored is not written (no new row version,
+-- `updated_at` kept). Returns nothing. Served by the primary key of riders.
 INSERT INTO riders AS r (rider_id, name, market, phone, city, vehicle_type, nationality,
                          language, status, pin_hash)
 SELECT s.rider_id, s.name, s.market, coalesce(s.phone, e.phone), coalesce(s.city, e.city),
@@ -22,3 +23,8 @@ ON CONFLICT (rider_id) DO UPDATE SET
     status = excluded.status,
     pin_hash = excluded.pin_hash,
     updated_at = now()
+WHERE (r.name, r.market, r.phone, r.city, r.vehicle_type, r.nationality, r.language, r.status,
+       r.pin_hash)
+      IS DISTINCT FROM
+      (excluded.name, excluded.market, excluded.phone, excluded.city, excluded.vehicle_type,
+       excluded.nationality, excluded.language, excluded.status, excluded.pin_hash)

@@ -8,14 +8,17 @@
 -- as JSON objects {riderId: value} of the riders that sent them: `excluded` holds a new
 -- rider's defaults ('en', 'active'), so it cannot say whether an existing rider sent one, and
 -- a keyed lookup keeps this one write a rider (a second UPDATE wrote every such rider twice).
--- Returns one row: inserted and updated (xmax = 0: the row is new), and rules_due, the riders
--- the automatic rules must see: the new ones and those whose market, vehicle type,
--- nationality or status changes. Only those can newly match a rule (every path change runs
--- the rules for every rider itself); an update of names, phones and cities, the common case,
--- then skips the rules. `due` reads the riders as they were before this statement and
--- repeats the update's coalesce for the four fields: `RETURNING old.*`, which would say it
--- once, is PostgreSQL 18's, and deployments run 15 (docs/backups.md). Served by the primary
--- key of riders.
+-- A rider sent as stored is locked but not written (the WHERE of DO UPDATE: no new row
+-- version, no index entries, `updated_at` kept), so a daily sync of mostly unchanged riders
+-- costs little; it still counts as updated.
+-- Returns one row: inserted (xmax = 0: the row is new), updated (the other riders given), and
+-- rules_due, the riders the automatic rules must see: the new ones and those whose market,
+-- vehicle type, nationality or status changes. Only those can newly match a rule (every path
+-- change runs the rules for every rider itself); an update of names, phones and cities, the
+-- common case, then skips the rules. `due` reads the riders as they were before this
+-- statement, and it and the WHERE repeat the update's coalesces: `RETURNING old.*`, which
+-- would say it once, is PostgreSQL 18's, and deployments run 15 (docs/backups.md). Served by
+-- the primary key of riders.
 WITH given AS (
     SELECT *
     FROM json_to_recordset($1::json)
@@ -50,8 +53,18 @@ saved AS (
         status = coalesce($3::jsonb ->> excluded.rider_id, r.status),
         pin_hash = coalesce(excluded.pin_hash, r.pin_hash),
         updated_at = now()
+    WHERE (r.name, r.market, r.phone, r.city, r.vehicle_type, r.nationality, r.language,
+           r.status, r.pin_hash)
+          IS DISTINCT FROM
+          (excluded.name, excluded.market, coalesce(excluded.phone, r.phone),
+           coalesce(excluded.city, r.city), coalesce(excluded.vehicle_type, r.vehicle_type),
+           coalesce(excluded.nationality, r.nationality),
+           coalesce($2::jsonb ->> excluded.rider_id, r.language),
+           coalesce($3::jsonb ->> excluded.rider_id, r.status),
+           coalesce(excluded.pin_hash, r.pin_hash))
     RETURNING r.xmax = 0 AS inserted
 )
-SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated,
+SELECT count(*) FILTER (WHERE inserted) AS inserted,
+       (SELECT count(*) FROM given) - count(*) FILTER (WHERE inserted) AS updated,
        ARRAY(SELECT rider_id FROM due) AS rules_due
 FROM saved

@@ -80,8 +80,12 @@ async def test_sections_load_and_the_rules_run_after_the_file(db):
     links = await db.fetch("SELECT course_id, position FROM path_courses ORDER BY position")
     assert [(str(r["course_id"]), r["position"]) for r in links] == [(COURSE_B, 1), (COURSE_A, 2)]
     assert [(r["rider_id"], r["why"]) for r in await assignments(db)] == [("R-1", "rule")]
-    # Loading the same file again changes nothing.
+    # Loading the same file again changes nothing, and writes no rider again.
+    riders = await db.fetch("SELECT rider_id, xmin::text, updated_at FROM riders ORDER BY 1")
     await load(db, document)
+    assert (
+        await db.fetch("SELECT rider_id, xmin::text, updated_at FROM riders ORDER BY 1") == riders
+    )
     assert len(await assignments(db)) == 1
     assert await db.fetchval("SELECT count(*) FROM path_courses") == 2
 

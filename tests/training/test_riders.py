@@ -155,6 +155,37 @@ async def test_update_sets_sent_language_and_status(api, db):
     assert (row["language"], row["status"]) == ("ur", "suspended")
 
 
+async def versions(db) -> dict[str, tuple]:
+    """Each rider's row version (a write makes a new one), update time and city."""
+    rows = await db.fetch("SELECT rider_id, xmin::text, updated_at, city FROM riders")
+    return {row["rider_id"]: tuple(row)[1:] for row in rows}
+
+
+async def test_a_rider_sent_as_stored_counts_as_updated_and_is_not_written(api, db):
+    first = [
+        rider("R-1", phone="+971501234567", city="Dubai", vehicleType="car", status="onboarding"),
+        rider("R-2", city="Doha"),
+        rider("R-3", pin="1234"),
+    ]
+    await api.post("/api/v1/riders", {"riders": first})
+    before = await versions(db)
+    # R-1 as stored (its optional fields omitted keep their values), R-2 with a new city, R-3
+    # with its PIN again (salted anew, so written).
+    again = [
+        rider("R-1", status="onboarding"),
+        rider("R-2", city="Dammam"),
+        rider("R-3", pin="1234"),
+    ]
+    status, body = await api.post("/api/v1/riders", {"riders": again})
+    assert status == 200
+    assert body == {"inserted": 0, "updated": 3, "enrollmentsCreated": 0, "errors": []}
+    after = await versions(db)
+    assert after["R-1"] == before["R-1"]
+    assert after["R-2"][0] != before["R-2"][0] and after["R-2"][1] > before["R-2"][1]
+    assert after["R-2"][2] == "Dammam"
+    assert after["R-3"][0] != before["R-3"][0]
+
+
 async def test_each_rider_of_a_batch_gets_only_its_own_language_and_status(api, db):
     # IDs a JSON key must carry unchanged: quotes, a backslash, Arabic, a dot.
     ids = ['R "1"', "R\\2", "ر-3", "R.4"]
