@@ -49,6 +49,16 @@ async def nothing_written(db) -> bool:
     )
 
 
+async def add_rule_path(db, market: str) -> None:
+    """An automatic path for every rider of `market`."""
+    await db.execute(
+        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
+        " VALUES ($1, 'Basics', 14, 'all_matching', ARRAY[$2])",
+        PATH_ID,
+        market,
+    )
+
+
 async def test_the_form_posts_its_token_first_then_the_file(admin_client):
     response = await admin_client.get("/admin/import")
     assert response.status == 200
@@ -104,10 +114,7 @@ async def test_riders_are_saved_with_the_columns_in_any_order_and_case(admin_cli
 
 
 async def test_the_automatic_rules_run_for_the_riders_saved(admin_client, db):
-    await db.execute(
-        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
-        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{AE}}')"
-    )
+    await add_rule_path(db, "AE")
     content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bilal,KW\nR-3,Chen,AE\n"
     page = await (await upload(admin_client, content)).text()
     assert counts(page)["enrollmentsCreated"] == 2
@@ -293,10 +300,7 @@ async def test_a_multi_megabyte_file_is_saved_in_batches(admin_client, db):
         "INSERT INTO riders (rider_id, name, market)"
         " SELECT 'R-' || lpad(i::text, 6, '0'), 'Old ' || i, 'KW' FROM generate_series(1, 6000) i"
     )
-    await db.execute(
-        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
-        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{QA}}')"
-    )
+    await add_rule_path(db, "QA")
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
@@ -447,10 +451,7 @@ async def test_a_batch_failing_after_its_riders_are_saved_takes_the_next_one_dow
     # The next batch starts while this one's rules still run: the rules of line 4's rider
     # wait, then fail, and line 6's batch must not commit without the one before it.
     monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
-    await db.execute(
-        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
-        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{AE}}')"
-    )
+    await add_rule_path(db, "AE")
     await db.execute(
         "CREATE FUNCTION fail_on_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
         " BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep(0.5);"
@@ -471,10 +472,7 @@ async def test_a_rider_in_two_batches_keeps_the_later_row_and_its_rules(
     admin_client, db, monkeypatch
 ):
     monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
-    await db.execute(
-        "INSERT INTO paths (path_id, name, days_to_complete, rule, markets)"
-        f" VALUES ('{PATH_ID}', 'Basics', 14, 'all_matching', '{{QA}}')"
-    )
+    await add_rule_path(db, "QA")
     content = (
         b"riderId,name,market\nR-1,Ada,KW\nR-2,Bo,KW\nR-1,Ada Q,QA\nR-3,Chen,KW\n"
         b"R-1,Ada Q,QA\nR-2,Bo Q,QA\n"
