@@ -260,24 +260,25 @@ class _Saves:
         """The import's result once every batch has ended: with the first failed batch's
         lines when the database failed; another error is raised."""
         await asyncio.wait([save.task for save in self._saves])
-        result = self._started
-        for save in self._saves:
-            if (exc := save.task.exception()) is None:
-                result = save.task.result()
-                continue
-            if not isinstance(exc, DATABASE_FAILURES):
-                raise exc
-            log.error(
-                "rider import failed",
-                error_class=type(exc).__name__,
-                saved_up_to=save.first_line - 1,
-                import_id=str(result.import_id),
-            )
-            failure = DATABASE_FAILED.format(
-                first=save.first_line, last=save.last_line, saved=save.first_line - 1
-            )
-            return dataclasses.replace(result, failure=failure)
-        return result
+        # Each one read, so that the batches failed with the one before them log nothing.
+        errors = [save.task.exception() for save in self._saves]
+        failed = next((i for i, exc in enumerate(errors) if exc is not None), None)
+        if failed is None:
+            return self._saves[-1].task.result()
+        if not isinstance(errors[failed], DATABASE_FAILURES):
+            raise errors[failed]
+        save = self._saves[failed]
+        result = self._saves[failed - 1].task.result() if failed else self._started
+        log.error(
+            "rider import failed",
+            error_class=type(errors[failed]).__name__,
+            saved_up_to=save.first_line - 1,
+            import_id=str(result.import_id),
+        )
+        failure = DATABASE_FAILED.format(
+            first=save.first_line, last=save.last_line, saved=save.first_line - 1
+        )
+        return dataclasses.replace(result, failure=failure)
 
     async def cancel(self) -> None:
         """End the batches still saving (the request was cancelled): they roll back."""
