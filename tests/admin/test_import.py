@@ -1,6 +1,7 @@
 """Rider CSV import (`/admin/import`): header rules, encodings, quoting, row errors, batches,
 the rejected rows' download, the size limit and a database failure midway."""
 
+import asyncio
 import csv
 import html
 import io
@@ -11,6 +12,7 @@ from aiohttp import FormData
 
 from app.admin import rider_import
 from app.admin.rider_csv_parser import ALL_UNKNOWN, NO_HEADER, NO_RIDER_ID, NO_ROWS, NOT_UTF8
+from app.core import audit, database
 from tests.web import PageClient, sign_in
 
 PATH_ID = "00000000-0000-0000-0000-0000000000a1"
@@ -464,6 +466,43 @@ async def test_a_batch_failing_after_its_riders_are_saved_takes_the_next_one_dow
     page = await (await upload(admin_client, content)).text()
     assert problem(page) == rider_import.DATABASE_FAILED.format(first=4, last=5, saved=3)
     assert counts(page) == {"inserted": 2, "updated": 0, "enrollmentsCreated": 2, "rejected": 0}
+    assert list(await riders(db)) == ["R-1", "R-2"]
+    assert await db.fetchval("SELECT count(*) FROM assignments") == 2
+
+
+async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
+    db, database_url, make_admin, monkeypatch
+):
+    # The request ends (the server shuts down) while line 4's rules wait in the database: the
+    # batches in flight must end with it, rolled back, not go on to commit on their own.
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
+    await add_rule_path(db, "AE")
+    await db.execute(
+        "CREATE FUNCTION slow_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
+        " BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep(3); END IF; RETURN NEW; END $$;"
+        " CREATE TRIGGER slow_r3 BEFORE INSERT ON assignments"
+        " FOR EACH ROW EXECUTE FUNCTION slow_r3()"
+    )
+    sleeping = (
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event = 'PgSleep'"
+    )
+    admin = await make_admin()
+    importer = rider_import.Importer(admin.admin_id, audit.Actor(admin.email), ())
+    content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
+    pool = await database.create_pool(database_url)
+    try:
+        importing = asyncio.create_task(
+            rider_import.import_riders(pool, None, importer, io.BytesIO(content))
+        )
+        while not await db.fetchval(sleeping):
+            await asyncio.sleep(0.02)
+        importing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await importing
+        assert await db.fetchval(sleeping) == 0
+    finally:
+        await pool.close()
     assert list(await riders(db)) == ["R-1", "R-2"]
     assert await db.fetchval("SELECT count(*) FROM assignments") == 2
 
