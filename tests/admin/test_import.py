@@ -13,6 +13,7 @@ from aiohttp import FormData
 from app.admin import rider_import
 from app.admin.rider_csv_parser import ALL_UNKNOWN, NO_HEADER, NO_RIDER_ID, NO_ROWS, NOT_UTF8
 from app.core import audit, database
+from tests.conftest import POOL_MODE
 from tests.web import PageClient, sign_in
 
 PATH_ID = "00000000-0000-0000-0000-0000000000a1"
@@ -490,7 +491,7 @@ async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
     admin = await make_admin()
     importer = rider_import.Importer(admin.admin_id, audit.Actor(admin.email), ())
     content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
-    pool = await database.create_pool(database_url)
+    pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
     try:
         importing = asyncio.create_task(
             rider_import.import_riders(pool, None, importer, io.BytesIO(content))
