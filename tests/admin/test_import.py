@@ -448,27 +448,41 @@ async def test_a_database_failure_midway_keeps_the_saved_batches_and_says_how_fa
     assert list(await riders(db)) == ["R-1", "R-3", "R-5", "R-boom"]
 
 
+# Five riders of AE, in batches of two (rules_wait_at_line_4): lines 2-3, 4-5 and 6.
+FIVE_RIDERS = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
+
+
+async def rules_wait_at_line_4(db, monkeypatch, seconds: float, then: str = "NULL") -> None:
+    """Batches of two, an automatic path for AE, and the assignment of line 4's rider held
+    `seconds` in the database, then `then` (a PL/pgSQL statement) run: the batch of lines 4-5
+    is still saving while the next one saves its riders."""
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
+    await add_rule_path(db, "AE")
+    await db.execute(
+        "CREATE FUNCTION wait_at_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
+        f" BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep({seconds}); {then}; END IF;"
+        " RETURN NEW; END $$;"
+        " CREATE TRIGGER wait_at_r3 BEFORE INSERT ON assignments"
+        " FOR EACH ROW EXECUTE FUNCTION wait_at_r3()"
+    )
+
+
+async def riders_and_assignments(db) -> tuple[list[str], int]:
+    return list(await riders(db)), await db.fetchval("SELECT count(*) FROM assignments")
+
+
 async def test_a_batch_failing_after_its_riders_are_saved_takes_the_next_one_down_too(
     admin_client, db, monkeypatch
 ):
     # The next batch starts while this one's rules still run: the rules of line 4's rider
     # wait, then fail, and line 6's batch must not commit without the one before it.
-    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
-    await add_rule_path(db, "AE")
-    await db.execute(
-        "CREATE FUNCTION fail_on_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
-        " BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep(0.5);"
-        " RAISE EXCEPTION 'no space left' USING ERRCODE = 'disk_full'; END IF;"
-        " RETURN NEW; END $$;"
-        " CREATE TRIGGER fail_on_r3 BEFORE INSERT ON assignments"
-        " FOR EACH ROW EXECUTE FUNCTION fail_on_r3()"
+    await rules_wait_at_line_4(
+        db, monkeypatch, 0.5, "RAISE EXCEPTION 'no space left' USING ERRCODE = 'disk_full'"
     )
-    content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
-    page = await (await upload(admin_client, content)).text()
+    page = await (await upload(admin_client, FIVE_RIDERS)).text()
     assert problem(page) == rider_import.DATABASE_FAILED.format(first=4, last=5, saved=3)
     assert counts(page) == {"inserted": 2, "updated": 0, "enrollmentsCreated": 2, "rejected": 0}
-    assert list(await riders(db)) == ["R-1", "R-2"]
-    assert await db.fetchval("SELECT count(*) FROM assignments") == 2
+    assert await riders_and_assignments(db) == (["R-1", "R-2"], 2)
 
 
 async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
@@ -476,27 +490,21 @@ async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
 ):
     # The request ends (the server shuts down) while line 4's rules wait in the database: the
     # batches in flight must end with it, rolled back, not go on to commit on their own.
-    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
-    await add_rule_path(db, "AE")
-    await db.execute(
-        "CREATE FUNCTION slow_r3() RETURNS trigger LANGUAGE plpgsql AS $$"
-        " BEGIN IF NEW.rider_id = 'R-3' THEN PERFORM pg_sleep(3); END IF; RETURN NEW; END $$;"
-        " CREATE TRIGGER slow_r3 BEFORE INSERT ON assignments"
-        " FOR EACH ROW EXECUTE FUNCTION slow_r3()"
-    )
+    await rules_wait_at_line_4(db, monkeypatch, 3)
     sleeping = (
         "SELECT count(*) FROM pg_stat_activity"
         " WHERE datname = current_database() AND wait_event = 'PgSleep'"
     )
+    saved = (["R-1", "R-2"], 2)
     admin = await make_admin()
     importer = rider_import.Importer(admin.admin_id, audit.Actor(admin.email), ())
-    content = b"riderId,name,market\nR-1,Ada,AE\nR-2,Bo,AE\nR-3,Chen,AE\nR-4,Dee,AE\nR-5,Eve,AE\n"
     pool = await database.create_pool(database_url, pool_mode=POOL_MODE)
     try:
         importing = asyncio.create_task(
-            rider_import.import_riders(pool, None, importer, io.BytesIO(content))
+            rider_import.import_riders(pool, None, importer, io.BytesIO(FIVE_RIDERS))
         )
-        while not await db.fetchval(sleeping):
+        # Until lines 2-3 are committed and line 4's rules wait.
+        while not (await db.fetchval(sleeping) and await riders_and_assignments(db) == saved):
             await asyncio.sleep(0.02)
         importing.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -504,8 +512,7 @@ async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
         assert await db.fetchval(sleeping) == 0
     finally:
         await pool.close()
-    assert list(await riders(db)) == ["R-1", "R-2"]
-    assert await db.fetchval("SELECT count(*) FROM assignments") == 2
+    assert await riders_and_assignments(db) == saved
 
 
 async def test_a_rider_in_two_batches_keeps_the_later_row_and_its_rules(
