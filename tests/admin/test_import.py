@@ -515,6 +515,24 @@ async def test_an_import_ended_midway_rolls_back_the_batches_it_still_saves(
     assert await riders_and_assignments(db) == saved
 
 
+async def test_a_fault_of_the_service_in_a_batch_is_a_500_and_keeps_the_batches_before(
+    admin_client, db, monkeypatch
+):
+    # Not the database's: a bug, which the import must not word as a database failure.
+    monkeypatch.setattr(rider_import, "BATCH_ROWS", 2)
+    checked = rider_import._within_markets
+
+    async def faulty_at_line_4(conn, batch, markets):
+        if batch.last_line >= 4:
+            raise RuntimeError("a bug")
+        return await checked(conn, batch, markets)
+
+    monkeypatch.setattr(rider_import, "_within_markets", faulty_at_line_4)
+    response = await upload(admin_client, FIVE_RIDERS)
+    assert response.status == 500
+    assert await riders_and_assignments(db) == (["R-1", "R-2"], 0)
+
+
 async def test_a_rider_in_two_batches_keeps_the_later_row_and_its_rules(
     admin_client, db, monkeypatch
 ):
