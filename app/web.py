@@ -16,7 +16,8 @@ from app.core import api_keys, csrf, database, metrics, openapi, pages, probes
 from app.core import replica as replica_reads
 from app.core.config import Settings
 from app.core.errors import JSON_ERRORS, ErrorShapes
-from app.core.http import largest_body
+from app.core.gates import Gate
+from app.core.http import BULK_GATE, largest_body
 from app.core.keys import DATABASE_URL, ERROR_SHAPES, POOL, READ_POOL, SETTINGS
 from app.core.middleware import (
     forbid_caching,
@@ -76,13 +77,26 @@ payloads and how to verify them. `POST /api/v1/riders`, `/flags` and `/assignmen
 """
 
 
+def long_hold_gates() -> tuple[Gate, ...]:
+    """The gates of what holds connections for long: check-list streams, exports, bulk loads."""
+    return (BULK_GATE, *(gate for package in PACKAGES for gate in package.gates))
+
+
+def pool_size() -> int:
+    """The most connections a web process's pool opens: its requests' turns, and room for every
+    connection what its gates admit may hold at once, so that full gates never leave a request
+    waiting for a connection (docs/scale.md)."""
+    return database.TURNS + sum(gate.connections_held for gate in long_hold_gates())
+
+
 def pool_context(settings: Settings, database_url: str, warm: int = 2):
     """The pool, with `warm` connections opened (and their codecs set) before the app starts."""
 
     async def pool(app: web.Application):
         mode = settings.database_pool_mode
+        size = pool_size()
         app[POOL] = primary = await database.create_pool(
-            database_url, pool_mode=mode, min_size=warm
+            database_url, pool_mode=mode, min_size=warm, max_size=size
         )
         app[READ_POOL] = primary
         if settings.database_replica_url:
@@ -91,6 +105,7 @@ def pool_context(settings: Settings, database_url: str, warm: int = 2):
                 settings.database_replica_url,
                 pool_mode=mode,
                 min_size=0,
+                max_size=size,
                 connect_timeout=replica_reads.REPLICA_WAIT,
             )
             where = database.describe(settings.database_replica_url)

@@ -60,5 +60,6 @@ PACKAGE = Package(
     routes=[route for group in PAGE_GROUPS for route in group.routes],
     prefixes=("/admin",),
     errors=HTML_ERRORS,
+    gates=(exports.EXPORTS,),
     middlewares=[guard, not_found_page],
 )

@@ -115,8 +115,8 @@ COLUMNS = {
     "audit": ("at", "actor", "address", "action", "target", "summary"),
 }
 
-# An export holds one of the pool's 10 connections while its client reads: a few at a time
-# per process, the others wait 5 seconds, then get a 503 page.
+# An export holds a connection while its client reads: a few at a time per process, the
+# others wait 5 seconds, then get a 503 page.
 EXPORTS = Gate(size=3, wait=5.0, refusal=web.HTTPServiceUnavailable)
 
 # Spreadsheets read a file without it as their local code page, which garbles Arabic names.

@@ -21,8 +21,8 @@ CHUNK_CHARS = 64 * 1024
 
 Batches = AsyncIterator[Sequence[Sequence[str]]]
 
-# A stream holds one of the pool's 10 connections for as long as its client reads: slow readers
-# must not take the connections every other request needs.
+# A stream holds a connection for as long as its client reads: a few at a time, so that slow
+# readers cannot hold many of the server's connections.
 MAX_STREAMS = 4
 STREAM_WAIT = 5.0
 BUSY = ApiError(

@@ -2,8 +2,10 @@
 others wait up to `wait` seconds for one, then get `refusal`. A process has one loop; the
 tests run several, and a semaphore belongs to the loop that first waits on it.
 
-What a gate admits holds a pooled connection for long (a stream, an export, a bulk load), so
-the connection it takes is not one of the pool's turns (app/core/turns.py: `LONG_HOLD`)."""
+What a gate admits holds pooled connections for long (a stream, an export, a bulk load), so
+the connections it takes are not the pool's turns (app/core/turns.py: `LONG_HOLD`); the web
+process's pool has room for every holder its gates admit besides the turns (`pool_size` in
+app/web.py), so that a full gate never leaves a request waiting for a connection."""
 
 from __future__ import annotations
 
@@ -16,8 +18,12 @@ from app.core import turns
 
 
 class Gate:
-    def __init__(self, size: int, wait: float, refusal: Callable[[], BaseException]):
+    def __init__(
+        self, size: int, wait: float, refusal: Callable[[], BaseException], connections: int = 1
+    ):
         self.size, self.wait, self.refusal = size, wait, refusal
+        # The most connections one holder takes at once.
+        self.connections = connections
         self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def semaphore(self) -> asyncio.Semaphore:
@@ -26,6 +32,11 @@ class Gate:
         if loop not in self._semaphores:
             self._semaphores[loop] = asyncio.Semaphore(self.size)
         return self._semaphores[loop]
+
+    @property
+    def connections_held(self) -> int:
+        """The most connections its holders take at once."""
+        return self.size * self.connections
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:

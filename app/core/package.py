@@ -11,6 +11,7 @@ import asyncpg
 from aiohttp import web
 
 from app.core.errors import JSON_ERRORS, ErrorShape
+from app.core.gates import Gate
 from app.core.http import Bulk
 from app.core.loader import Section
 
@@ -24,6 +25,9 @@ class Package:
     errors: ErrorShape = JSON_ERRORS
     # What its bulk routes' bodies may hold: the server takes bodies up to the largest limit.
     bulk: Sequence[Bulk] = ()
+    # The gates of its routes that hold connections for long (streams, exports): the pool
+    # keeps room for what they admit (app/web.py, `pool_size`).
+    gates: Sequence[Gate] = ()
     # The OpenAPI security schemes its routes name (`openapi.any_of`), by name.
     security_schemes: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     # Load-data sections, in the order they must be written.

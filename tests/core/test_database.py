@@ -6,12 +6,15 @@ In the suite's pool mode; run directly too (`direct`), where the pool keeps a st
 and a connection is one server session throughout."""
 
 import asyncio
+import contextlib
 import time
 
 import asyncpg
 import pytest
 
 from app.core import database, gates, turns
+from app.core.keys import POOL
+from app.web import long_hold_gates
 from tests.conftest import POOL_MODE
 
 pytestmark = pytest.mark.direct
@@ -140,3 +143,32 @@ async def test_parallel_requests_hold_no_more_connections_than_the_turns(databas
     finally:
         await pool.close()
     assert most == 2
+
+
+async def test_requests_get_connections_while_every_gate_is_full(client):
+    # Every stream, export and bulk load a web process admits holds its connections (a rider
+    # CSV import two); the requests' turns are still free: readiness answers, four at once.
+    pool, release = client.app[POOL], asyncio.Event()
+    process_gates = long_hold_gates()
+    held = 0
+
+    async def holder(gate: gates.Gate) -> None:
+        nonlocal held
+        async with gate.slot(), contextlib.AsyncExitStack() as connections:
+            for _ in range(gate.connections):
+                await connections.enter_async_context(pool.acquire(timeout=1))
+                held += 1
+            await release.wait()
+
+    holders = [asyncio.create_task(holder(g)) for g in process_gates for _ in range(g.size)]
+    try:
+        while held < sum(gate.connections_held for gate in process_gates):
+            for task in holders:
+                if task.done():
+                    task.result()  # a holder that got no connection raises here
+            await asyncio.sleep(0.01)
+        answers = await asyncio.gather(*(client.get("/readyz") for _ in range(database.TURNS)))
+        assert [answer.status for answer in answers] == [200] * database.TURNS
+    finally:
+        release.set()
+        await asyncio.gather(*holders, return_exceptions=True)
