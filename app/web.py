@@ -89,12 +89,12 @@ def pool_size() -> int:
     return database.TURNS + sum(gate.connections_held for gate in long_hold_gates())
 
 
-def pool_context(settings: Settings, database_url: str, warm: int = 2):
-    """The pool, with `warm` connections opened (and their codecs set) before the app starts."""
+def pool_context(settings: Settings, database_url: str, warm: int = 2, size: int = 10):
+    """The pool of at most `size` connections, with `warm` of them opened (and their codecs set)
+    before the app starts."""
 
     async def pool(app: web.Application):
         mode = settings.database_pool_mode
-        size = pool_size()
         app[POOL] = primary = await database.create_pool(
             database_url, pool_mode=mode, min_size=warm, max_size=size
         )
@@ -133,7 +133,9 @@ def create_app(settings: Settings, database_url: str) -> web.Application:
     app.on_response_prepare.append(forbid_caching)
     # Every connection the requests take at once is open before the process serves: a burst
     # that meets a fresh process opens none (bench/README.md, "Rider burst").
-    app.cleanup_ctx.append(pool_context(settings, database_url, warm=database.TURNS))
+    app.cleanup_ctx.append(
+        pool_context(settings, database_url, warm=database.TURNS, size=pool_size())
+    )
     for package in PACKAGES:
         app.router.add_routes(package.routes)
         app.cleanup_ctx.extend(package.contexts)
